@@ -1,1 +1,3 @@
-export {};
+export { createMockCoder } from './mock-adapter.js';
+export type { MockCoderSettings, MockFileSetting } from './mock-coder-settings.js';
+export { VERSION } from './version.js';

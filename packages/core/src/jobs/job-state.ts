@@ -1,0 +1,154 @@
+import { z } from 'zod';
+
+/**
+ * Where a job stands. `running` while a process works on it; the others are final until a human acts
+ * (`halted` escalations can be approved or rejected, kept branches merged or abandoned).
+ *
+ * - `done`: the change landed (or was left on its branch by `merge_strategy: none`), or there was nothing
+ *   to change.
+ * - `halted`: governance stopped it (blocker, escalation, validator error, merge conflict, deferred merge,
+ *   `.snodo/` mutation). The branch and worktree are kept.
+ * - `failed`: the coder or the environment failed (not installed, timeout, crash).
+ * - `cancelled`: the user stopped it. `interrupted`: the process died and a later start found it.
+ * - `rejected` / `abandoned`: a human closed it.
+ */
+export const jobStatusSchema = z.enum([
+  'running',
+  'done',
+  'halted',
+  'failed',
+  'cancelled',
+  'interrupted',
+  'rejected',
+  'abandoned',
+]);
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
+/** Token usage and cost of one role (coder, judges, classifier), summed over its calls. */
+export const roleUsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative(),
+  /** `null` when any call's cost was unknown and none was reported. */
+  costUsd: z.number().nonnegative().nullable(),
+  /** `reported` when every number came from the coder or provider; `estimated` when snodo filled any in. */
+  source: z.enum(['reported', 'estimated']),
+  calls: z.number().int().nonnegative(),
+  models: z.array(z.string()),
+});
+export type RoleUsage = z.infer<typeof roleUsageSchema>;
+
+const modelChoiceSchema = z.object({ model: z.string().optional(), source: z.string() });
+
+const stageTimingSchema = z.object({
+  startedAt: z.string(),
+  endedAt: z.string().optional(),
+  durationMs: z.number().int().nonnegative().optional(),
+});
+
+const verdictRecordSchema = z.object({
+  gateId: z.string(),
+  gateType: z.string(),
+  phase: z.string(),
+  attempt: z.number().int(),
+  severity: z.enum(['pass', 'warn', 'blocker']),
+  error: z.boolean(),
+  justification: z.string(),
+  originalSeverity: z.enum(['pass', 'warn', 'blocker']).optional(),
+  model: z.string().optional(),
+  durationMs: z.number().int().nonnegative().optional(),
+});
+
+const attemptRecordSchema = z.object({
+  attempt: z.number().int().positive(),
+  status: z.enum(['changed', 'no-changes']),
+  commit: z.string().optional(),
+  changedFiles: z.array(z.string()),
+  durationMs: z.number().int().nonnegative(),
+  exitCode: z.number().int().optional(),
+  cliVersion: z.string().optional(),
+});
+
+const decisionRecordSchema = z.object({
+  action: z.enum(['approve', 'reject', 'merge', 'abandon']),
+  by: z.string(),
+  at: z.string(),
+  reason: z.string().optional(),
+});
+
+/** `state.json`: everything `snodo meta`, `snodo task …` and embedders need to know about a job. */
+export const jobStateSchema = z.object({
+  version: z.literal(1),
+  jobId: z.string(),
+  status: jobStatusSchema,
+  /** The specific reason for a final status (`merged`, `blocker`, `escalated`, `merge_conflict`…). */
+  outcome: z.string().optional(),
+  /** One line for people: what happened and what to do next. */
+  summary: z.string().optional(),
+  task: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  endedAt: z.string().optional(),
+  /** The process working on the job, so a later start can tell a crash from a live run. */
+  process: z.object({
+    pid: z.number().int(),
+    hostname: z.string(),
+    startedAt: z.string(),
+    startTimeMs: z.number().int().optional(),
+  }),
+  mode: z.string().optional(),
+  flowType: z.string().optional(),
+  coder: z
+    .object({
+      id: z.string(),
+      displayName: z.string(),
+      kind: z.string(),
+      source: z.string(),
+      version: z.string().optional(),
+    })
+    .optional(),
+  models: z
+    .object({ judging: modelChoiceSchema, classifier: modelChoiceSchema, coder: modelChoiceSchema })
+    .optional(),
+  stages: z.record(z.string(), stageTimingSchema),
+  usage: z.record(z.string(), roleUsageSchema),
+  verdicts: z.array(verdictRecordSchema),
+  attempts: z.array(attemptRecordSchema),
+  isolation: z
+    .object({
+      mode: z.enum(['worktree', 'none']),
+      worktreePath: z.string(),
+      branch: z.string(),
+      baseRef: z.string(),
+      baseCommit: z.string(),
+    })
+    .optional(),
+  landing: z
+    .object({
+      strategy: z.string(),
+      outcome: z.string(),
+      mergeCommit: z.string().optional(),
+      previousBaseCommit: z.string().optional(),
+      conflictedFiles: z.array(z.string()).optional(),
+      overlappingPaths: z.array(z.string()).optional(),
+    })
+    .optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  checkpoint: z.string().optional(),
+  decisions: z.array(decisionRecordSchema),
+});
+export type JobState = z.infer<typeof jobStateSchema>;
+export type VerdictRecord = z.infer<typeof verdictRecordSchema>;
+export type AttemptRecord = z.infer<typeof attemptRecordSchema>;
+export type DecisionRecord = z.infer<typeof decisionRecordSchema>;
+
+/** `task.json`: the request exactly as it was made, for the record and for `snodo task show`. */
+export const jobTaskSchema = z.object({
+  version: z.literal(1),
+  jobId: z.string(),
+  task: z.string(),
+  createdAt: z.string(),
+  cwd: z.string(),
+  options: z.record(z.string(), z.unknown()),
+});
+export type JobTask = z.infer<typeof jobTaskSchema>;

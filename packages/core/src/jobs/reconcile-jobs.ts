@@ -1,0 +1,33 @@
+import { hostname } from 'node:os';
+import type { JobState } from './job-state.js';
+import { listJobs, updateJobState } from './job-store.js';
+import { isSameProcessAlive } from './process-identity.js';
+
+/**
+ * Finds jobs left `running` by a process that is gone (a crash, a kill, a closed terminal) and marks them
+ * `interrupted`. Their branch and worktree stay as they were for inspection; nothing half-merged can exist
+ * because the base only ever moves by one compare-and-swap. Jobs of other hosts sharing the directory are
+ * left alone: their liveness cannot be checked from here.
+ */
+export async function reconcileInterruptedJobs(repositoryRoot: string): Promise<JobState[]> {
+  const host = hostname();
+  const interrupted: JobState[] = [];
+  for (const job of listJobs(repositoryRoot)) {
+    if (job.status !== 'running' || job.process.hostname !== host) continue;
+    if (job.process.pid === process.pid) continue;
+    if (isSameProcessAlive(job.process.pid, job.process.startTimeMs)) continue;
+    const updated = await updateJobState(repositoryRoot, job.jobId, (state) => {
+      if (state.status !== 'running') return state;
+      const endedAt = new Date().toISOString();
+      return {
+        ...state,
+        status: 'interrupted',
+        outcome: 'interrupted',
+        endedAt,
+        summary: `The process running this job (pid ${state.process.pid}) ended before the job did.`,
+      };
+    });
+    if (updated.status === 'interrupted') interrupted.push(updated);
+  }
+  return interrupted;
+}

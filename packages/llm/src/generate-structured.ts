@@ -1,0 +1,269 @@
+import type { ModelMessage } from 'ai';
+import { z } from 'zod';
+import type { InvalidOutputDetails } from './errors/llm-output-invalid-error.js';
+import { LlmOutputInvalidError } from './errors/llm-output-invalid-error.js';
+import type { LlmSettings } from './llm-settings.js';
+import { addTallies, type LlmUsage, priceTally, tallyUsage, type UsageTally } from './llm-usage.js';
+import { type ResolvedModel, resolveModel } from './resolve-model.js';
+import { toLlmCallError } from './to-llm-call-error.js';
+
+/** The call settings shared by `generateStructured` and `generateVerdict`. */
+export interface StructuredCallOptions {
+  /** A model string (`anthropic/claude-sonnet-4-5`, `mock/pass`) or a model from `resolveModel`. */
+  readonly model: string | ResolvedModel;
+  /** The system prompt. */
+  readonly system?: string | undefined;
+  /** The user prompt: the task, the diff, the criteria. */
+  readonly prompt: string;
+  /** Cancels the call; the call then throws `LLM_CALL_ABORTED`. */
+  readonly abortSignal?: AbortSignal | undefined;
+  /** Upper bound on output tokens (`llm.<role>.max_tokens`). */
+  readonly maxOutputTokens?: number | undefined;
+  /** Sampling temperature (`llm.<role>.temperature`); left to the provider when absent. */
+  readonly temperature?: number | undefined;
+  /** Retries of a failed HTTP call, with backoff (the AI SDK's default is 2). Not the repair attempt. */
+  readonly maxRetries?: number | undefined;
+  /** Extra HTTP headers (e.g. a session-affinity header for a proxy). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Config and environment for resolving a model string and pricing the usage. */
+  readonly settings?: LlmSettings | undefined;
+}
+
+/** Options of `generateStructured`. */
+export interface GenerateStructuredOptions<T> extends StructuredCallOptions {
+  /** The zod schema the answer must satisfy. Sent to the model as JSON schema, checked with zod. */
+  readonly schema: z.ZodType<T>;
+  /** A name for the object, used by some providers as the schema or tool name. */
+  readonly schemaName?: string | undefined;
+  /** A description of the object, used by some providers as guidance. */
+  readonly schemaDescription?: string | undefined;
+}
+
+/** What `generateStructured` returns. */
+export interface GenerateStructuredResult<T> {
+  /** The validated object. */
+  readonly object: T;
+  /** Tokens and cost of every call made, the repair attempt included. */
+  readonly usage: LlmUsage;
+  /** The canonical model string that answered. */
+  readonly model: string;
+  /** `true` when the first answer was invalid and the repair attempt produced this object. */
+  readonly repaired: boolean;
+  /** The answer as the model wrote it, kept as evidence. */
+  readonly text: string;
+  /** Warnings the AI SDK raised (an unsupported setting the provider ignored, …). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Asks a model for an object matching `schema` (`generateText` with `Output.object`). When the answer does
+ * not parse or validate, makes exactly one repair call that shows the model its answer and the problem and
+ * asks for a corrected object. Used by the classifier; judges use `generateVerdict`.
+ *
+ * Fails closed: it returns a validated object or throws; it never invents an answer.
+ *
+ * @throws {LlmOutputInvalidError} when the repair answer is invalid too.
+ * @throws {LlmCallFailedError} when a call fails (HTTP error, unreachable endpoint).
+ * @throws {LlmCallAbortedError} when `abortSignal` fires.
+ * @throws the errors of `resolveModel` when `model` is a string.
+ */
+export function generateStructured<T>(
+  options: GenerateStructuredOptions<T>,
+): Promise<GenerateStructuredResult<T>> {
+  return runStructured(options, (details) => new LlmOutputInvalidError(details));
+}
+
+/** Why an answer was rejected. Internal: lets the repair prompt quote exact schema issues. */
+class SchemaMismatch extends Error {}
+
+type Attempt<T> =
+  | {
+      readonly ok: true;
+      readonly object: T;
+      readonly text: string;
+      readonly tally: UsageTally;
+      readonly warnings: string[];
+    }
+  | {
+      readonly ok: false;
+      readonly text: string;
+      readonly problem: string;
+      readonly tally: UsageTally;
+      readonly cause: unknown;
+    };
+
+/** `generateStructured` with the error to throw for a twice-invalid answer chosen by the caller. */
+export async function runStructured<T>(
+  options: GenerateStructuredOptions<T>,
+  invalidError: (details: InvalidOutputDetails) => Error,
+): Promise<GenerateStructuredResult<T>> {
+  const settings = options.settings ?? {};
+  const resolved =
+    typeof options.model === 'string' ? await resolveModel(options.model, settings) : options.model;
+  const ai = await import('ai');
+  const wireSchema = toWireSchema(options.schema);
+  const output = ai.Output.object({
+    schema: ai.jsonSchema<T>(wireSchema, {
+      validate: async (value) => {
+        const parsed = await options.schema.safeParseAsync(value);
+        return parsed.success
+          ? { success: true, value: parsed.data }
+          : { success: false, error: new SchemaMismatch(formatIssues(parsed.error)) };
+      },
+    }),
+    ...(options.schemaName === undefined ? {} : { name: options.schemaName }),
+    ...(options.schemaDescription === undefined ? {} : { description: options.schemaDescription }),
+  });
+  const call = {
+    model: resolved.model,
+    output,
+    ...(options.system === undefined ? {} : { system: options.system }),
+    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
+  };
+
+  const attempt = async (request: { prompt: string } | { messages: ModelMessage[] }): Promise<Attempt<T>> => {
+    try {
+      const result = await ai.generateText({ ...call, ...request });
+      const tally = tallyUsage(result.usage, result.response.headers);
+      try {
+        return {
+          ok: true,
+          object: result.output as T,
+          text: result.text,
+          tally,
+          warnings: describeWarnings(result.warnings),
+        };
+      } catch (error) {
+        if (!ai.NoOutputGeneratedError.isInstance(error)) throw error;
+        return {
+          ok: false,
+          text: result.text,
+          problem: emptyAnswerProblem(result.finishReason),
+          tally,
+          cause: error,
+        };
+      }
+    } catch (error) {
+      if (!ai.NoObjectGeneratedError.isInstance(error)) {
+        throw toLlmCallError(error, resolved, options.abortSignal, ai);
+      }
+      const text = error.text ?? '';
+      const problem =
+        error.finishReason === 'length' ? emptyAnswerProblem('length') : describeProblem(error.cause);
+      return { ok: false, text, problem, tally: tallyUsage(error.usage), cause: error };
+    }
+  };
+
+  const priced = (tally: UsageTally) => priceTally(tally, resolved, settings.prices);
+  const first = await attempt({ prompt: options.prompt });
+  if (first.ok) {
+    return {
+      object: first.object,
+      usage: priced(first.tally),
+      model: resolved.modelString,
+      repaired: false,
+      text: first.text,
+      warnings: first.warnings,
+    };
+  }
+
+  const second = await attempt({ messages: repairMessages(options.prompt, first, wireSchema) });
+  const tally = addTallies(first.tally, second.tally);
+  if (second.ok) {
+    return {
+      object: second.object,
+      usage: priced(tally),
+      model: resolved.modelString,
+      repaired: true,
+      text: second.text,
+      warnings: second.warnings,
+    };
+  }
+  throw invalidError({
+    model: resolved.modelString,
+    text: second.text,
+    problem: second.problem,
+    usage: priced(tally),
+    cause: second.cause,
+  });
+}
+
+/**
+ * The JSON schema sent to the model: the schema's *output* shape, so a field with a zod default is listed
+ * as required (OpenAI's strict mode requires every property), with the `default` keywords removed because
+ * strict mode rejects them. Validation still runs the zod schema, which accepts the field's absence.
+ */
+function toWireSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
+  return stripDefaults(json) as Record<string, unknown>;
+}
+
+function stripDefaults(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripDefaults);
+  if (value === null || typeof value !== 'object') return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (key !== 'default') result[key] = stripDefaults(entry);
+  }
+  return result;
+}
+
+/** The follow-up conversation: the request, the invalid answer, and what to fix. */
+function repairMessages(
+  prompt: string,
+  failed: { readonly text: string; readonly problem: string },
+  wireSchema: Record<string, unknown>,
+): { role: 'user' | 'assistant'; content: string }[] {
+  const correction =
+    `Your previous answer could not be used: ${failed.problem}. ` +
+    'Answer again with only one JSON object that matches this JSON schema, and no other text:\n' +
+    JSON.stringify(wireSchema);
+  // NOTE: Anthropic rejects an assistant turn with empty content, so an empty answer is described, not replayed.
+  return failed.text.trim() === ''
+    ? [
+        { role: 'user', content: prompt },
+        { role: 'user', content: `Your previous answer was empty. ${correction}` },
+      ]
+    : [
+        { role: 'user', content: prompt },
+        { role: 'assistant', content: failed.text },
+        { role: 'user', content: correction },
+      ];
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
+    .join('; ');
+}
+
+/** A readable reason from the cause chain of an AI SDK `NoObjectGeneratedError`. */
+function describeProblem(cause: unknown): string {
+  let current: unknown = cause;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    if (current instanceof SchemaMismatch) return `it does not match the schema (${current.message})`;
+    current = current.cause;
+  }
+  if (cause instanceof Error && cause.name === 'AI_JSONParseError') return 'it is not valid JSON';
+  return cause instanceof Error
+    ? (cause.message.split('\n')[0] ?? 'it could not be read')
+    : 'it could not be read';
+}
+
+function emptyAnswerProblem(finishReason: string): string {
+  return finishReason === 'length'
+    ? 'the answer was cut off at the output token limit'
+    : `the model returned no answer (finish reason: ${finishReason})`;
+}
+
+function describeWarnings(warnings: readonly unknown[] | undefined): string[] {
+  return (warnings ?? []).map((warning) => {
+    const entry = warning as { type?: string; feature?: string; details?: string; message?: string };
+    if (entry.type === 'other') return entry.message ?? 'other';
+    return [entry.type, entry.feature, entry.details].filter((part) => part !== undefined).join(': ');
+  });
+}
