@@ -1,0 +1,138 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { DiffContext, DiffFile, DiffFileStatus } from './diff-context.js';
+
+const execFileAsync = promisify(execFile);
+
+/** Where and between which commits `loadDiffContext` reads the change. */
+export interface LoadDiffContextOptions {
+  /** Any directory of the repository (the task worktree is the natural choice). */
+  readonly cwd: string;
+  /** The base commit (a sha or a ref). */
+  readonly baseCommit: string;
+  /** The commit to judge (default `HEAD`). */
+  readonly headCommit?: string;
+}
+
+// NOTE: a user's git config can change diff output (diff.noprefix, diff.mnemonicPrefix, external diff
+// drivers, textconv, quoted paths); every option that matters is forced on the command line instead.
+const gitConfig = [
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'diff.noprefix=false',
+  '-c',
+  'diff.mnemonicPrefix=false',
+];
+const diffFlags = [
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '-M',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+];
+const maxBuffer = 512 * 1024 * 1024;
+
+async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const { stdout } = await execFileAsync('git', [...gitConfig, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer,
+  });
+  return stdout;
+}
+
+async function resolveCommit(cwd: string, revision: string): Promise<string> {
+  const output = await git(cwd, [
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    '--end-of-options',
+    `${revision}^{commit}`,
+  ]);
+  return output.trim();
+}
+
+function toStatus(letter: string): DiffFileStatus {
+  if (letter === 'A' || letter === 'C') return 'A';
+  if (letter === 'D') return 'D';
+  if (letter === 'R') return 'R';
+  return 'M';
+}
+
+/** Parses `git diff --name-status -z -M` output: `M\0path\0` or `R100\0old\0new\0`. */
+export function parseNameStatus(output: string): DiffFile[] {
+  const parts = output.split('\0');
+  const files: DiffFile[] = [];
+  let index = 0;
+  while (index < parts.length) {
+    const code = parts[index] ?? '';
+    if (code === '') break;
+    const letter = code[0] ?? 'M';
+    if (letter === 'R' || letter === 'C') {
+      const previousPath = parts[index + 1] ?? '';
+      const path = parts[index + 2] ?? '';
+      files.push({ path, status: toStatus(letter), previousPath });
+      index += 3;
+    } else {
+      files.push({ path: parts[index + 1] ?? '', status: toStatus(letter) });
+      index += 2;
+    }
+  }
+  return files;
+}
+
+/** Every file at `commit` and every directory above one, for `exists()`. */
+function pathSet(listing: string): Set<string> {
+  const paths = new Set<string>();
+  for (const file of listing.split('\0')) {
+    if (file === '') continue;
+    paths.add(file);
+    let slash = file.lastIndexOf('/');
+    while (slash > 0) {
+      const directory = file.slice(0, slash);
+      if (paths.has(directory)) break;
+      paths.add(directory);
+      slash = directory.lastIndexOf('/');
+    }
+  }
+  return paths;
+}
+
+function normalise(path: string): string {
+  return path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+}
+
+/**
+ * Builds the `DiffContext` of `base..head` from real git: the changed files (renames detected), the unified
+ * diff, and read access to the tree at `head`. Throws git's error when a commit does not resolve.
+ */
+export async function loadDiffContext(options: LoadDiffContextOptions): Promise<DiffContext> {
+  const { cwd } = options;
+  const baseCommit = await resolveCommit(cwd, options.baseCommit);
+  const headCommit = await resolveCommit(cwd, options.headCommit ?? 'HEAD');
+  const [nameStatus, patch, listing] = await Promise.all([
+    git(cwd, ['diff', ...diffFlags, '--name-status', '-z', baseCommit, headCommit, '--']),
+    git(cwd, ['diff', ...diffFlags, baseCommit, headCommit, '--']),
+    git(cwd, ['ls-tree', '-r', '-z', '--name-only', headCommit]),
+  ]);
+  const paths = pathSet(listing);
+  return {
+    baseCommit,
+    headCommit,
+    files: parseNameStatus(nameStatus),
+    patch,
+    exists: (path) => paths.has(normalise(path)),
+    readFile: (path) => {
+      const file = normalise(path);
+      if (!paths.has(file)) return undefined;
+      const result = spawnSync('git', ['cat-file', 'blob', `${headCommit}:${file}`], {
+        cwd,
+        encoding: 'utf8',
+        maxBuffer,
+      });
+      return result.status === 0 ? result.stdout : undefined;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { GatePhase } from './gate-phase.js';
+import type { Severity } from './severity.js';
+
+/**
+ * What kind of gate produced a verdict. The policy treats them differently: judges and command gates vote
+ * under the disagreement policy; constraints never vote, they can only halt (blocker, error) or add a log
+ * entry (warn). Recoverability in the fix loop also depends on it.
+ */
+export type GateKind = 'constraint' | 'command' | 'judge';
+
+/**
+ * One concrete problem a gate found, shown to the user and fed back to the coder on a fix attempt.
+ */
+export interface GateFinding {
+  /** What is wrong, in one sentence. */
+  readonly message: string;
+  /** The repository-relative file it concerns, when known. */
+  readonly path?: string;
+  /** The 1-based line in the new version of `path`, when known. */
+  readonly line?: number;
+}
+
+/**
+ * Token usage of one LLM judge call, as reported by the judging function. Every field is optional so that
+ * whatever `@snodo/llm` reports is assignable; core passes it through to telemetry untouched.
+ */
+export interface GateUsage {
+  /** Prompt tokens. */
+  readonly inputTokens?: number | null;
+  /** Completion tokens. */
+  readonly outputTokens?: number | null;
+  /** Prompt tokens served from a provider cache. */
+  readonly cachedInputTokens?: number | null;
+  /** Cost in US dollars, when known. */
+  readonly costUsd?: number | null;
+  /** Whether the figures were reported by the provider or estimated. */
+  readonly source?: string;
+}
+
+/**
+ * The result of one gate in one phase: what the runner returns, what `gate-verdict` events carry, what the
+ * audit log and `.snodo/jobs/<id>/gates/` record, and what the policy decides on.
+ */
+export interface GateVerdict {
+  /** The validator's `validator_id` or the constraint's `constraint_id`. */
+  readonly gateId: string;
+  /**
+   * The validator's `validator_type` (`security`, `quality`, `protocol`, a custom type…), or for a
+   * constraint its predicate name (`files_in_scope`, `snodo_mutation_guard`…).
+   */
+  readonly gateType: string;
+  /** Which family of gate this is; drives voting and recoverability. */
+  readonly kind: GateKind;
+  /** The phase it ran in. */
+  readonly phase: GatePhase;
+  /** The severity after `severity_cap`. */
+  readonly severity: Severity;
+  /** Why, in a sentence or two a user can act on. */
+  readonly justification: string;
+  /** The concrete problems, possibly empty. */
+  readonly findings: readonly GateFinding[];
+  /**
+   * `true` when the gate could not produce a verdict at all (the LLM call failed, no judging model, an
+   * unknown predicate, a predicate that threw). Always fails closed: the policy halts `validator_error`,
+   * and capping the severity never clears it.
+   */
+  readonly error: boolean;
+  /** The severity before `severity_cap` lowered it; present only when `capped` is true. */
+  readonly originalSeverity?: Severity;
+  /** `true` when `severity_cap` lowered the severity. */
+  readonly capped?: boolean;
+  /** Structured, JSON-serialisable evidence (command and output tail, out-of-scope files, masked secrets…). */
+  readonly evidence?: Readonly<Record<string, unknown>>;
+  /** Wall-clock time the gate took, whole milliseconds. */
+  readonly durationMs: number;
+  /** Judge token usage, when the gate called a model. */
+  readonly usage?: GateUsage;
+  /** The model that judged, when the gate called one. */
+  readonly model?: string;
+}

@@ -1,0 +1,123 @@
+import type { DiffContext } from '../constraints/diff-context.js';
+import { describeError, startStopwatch } from '../elapsed.js';
+import type { GateModeProfile } from '../gate-mode-profile.js';
+import type { GatePhase } from '../gate-phase.js';
+import type { GateValidatorSpec } from '../gate-validator-spec.js';
+import type { GateVerdict } from '../gate-verdict.js';
+import { isSeverity } from '../severity.js';
+import { buildJudgePrompt, type JudgePrompt } from './build-judge-prompt.js';
+import { buildProtocolAdherencePrompt } from './build-protocol-adherence-prompt.js';
+import type { GateJudgeFunction, GateJudgeResponse } from './gate-judge-function.js';
+import { normaliseFindings } from './normalise-findings.js';
+
+/** What a judge gate needs besides its validator. */
+export interface JudgeGateOptions {
+  /** The phase being run. */
+  readonly phase: GatePhase;
+  /** The task text. */
+  readonly task: string;
+  /** The diff `base..HEAD` (post-execute). */
+  readonly diff?: DiffContext;
+  /** Command gate verdicts of the same phase (post-execute). */
+  readonly commandResults?: readonly GateVerdict[];
+  /** Asks the model; absent → error verdict. */
+  readonly judge?: GateJudgeFunction;
+  /** The run's judging model; a validator's own `model` wins. */
+  readonly judgeModel?: string;
+  /** The current mode (the `protocol` judge needs it). */
+  readonly mode?: GateModeProfile;
+  /** The other modes (the `protocol` judge needs them). */
+  readonly siblingModes?: readonly GateModeProfile[];
+  /** Cap on the diff text in the prompt. */
+  readonly maxDiffChars?: number;
+  /** Cancels the call. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs an LLM judge (any judge type, custom types, and `protocol` adherence). Everything that keeps a
+ * verdict from being produced (no model configured, no judge function, no mode profiles for `protocol`,
+ * the call throwing, a malformed answer) is an error verdict, severity blocker, with the cause named:
+ * never a silent warn, which under `unanimous` would look like a disagreement rather than an outage.
+ */
+export async function evaluateJudgeGate(
+  spec: GateValidatorSpec,
+  options: JudgeGateOptions,
+): Promise<GateVerdict> {
+  const elapsed = startStopwatch();
+  const id = spec.validator_id;
+  const base = { gateId: id, gateType: spec.validator_type, kind: 'judge' as const, phase: options.phase };
+  const model = (spec.model ?? '').trim() || (options.judgeModel ?? '').trim();
+  const failure = (justification: string, extra: Partial<GateVerdict> = {}): GateVerdict => ({
+    ...base,
+    severity: 'blocker',
+    error: true,
+    justification,
+    findings: [],
+    ...extra,
+    durationMs: elapsed(),
+  });
+  if (model === '') {
+    return failure(
+      `Validator ${id} could not run: no judging model is configured. Set model: on the validator in ` +
+        '.snodo/protocol.yml, llm.validator.model in config, or pass -m <provider/model>.',
+    );
+  }
+  if (options.judge === undefined) {
+    return failure(`Validator ${id} could not run: no judging function was provided to the gate runner.`, {
+      model,
+    });
+  }
+  let prompt: JudgePrompt;
+  if (spec.validator_type === 'protocol') {
+    if (options.mode === undefined) {
+      return failure(`Validator ${id} could not run: the protocol-adherence judge needs the mode profiles.`, {
+        model,
+      });
+    }
+    prompt = buildProtocolAdherencePrompt({
+      ...options,
+      validator: spec,
+      mode: options.mode,
+      siblingModes: options.siblingModes ?? [],
+    });
+  } else {
+    prompt = buildJudgePrompt({ ...options, validator: spec });
+  }
+  let response: GateJudgeResponse;
+  try {
+    response = await options.judge({
+      model,
+      system: prompt.system,
+      prompt: prompt.prompt,
+      gateId: id,
+      gateType: spec.validator_type,
+      ...(options.signal ? { abortSignal: options.signal } : {}),
+    });
+  } catch (error) {
+    return failure(`Validator ${id} could not produce a verdict with ${model}: ${describeError(error)}`, {
+      model,
+    });
+  }
+  const answeredModel = response?.model ?? model;
+  const severity = response?.verdict?.severity;
+  const justification = response?.verdict?.justification;
+  if (!isSeverity(severity) || typeof justification !== 'string') {
+    return failure(
+      `Validator ${id} got an invalid verdict from ${answeredModel}: severity ${JSON.stringify(severity)} ` +
+        '(expected pass, warn or blocker) and a justification string.',
+      { model: answeredModel },
+    );
+  }
+  return {
+    ...base,
+    severity,
+    error: false,
+    justification,
+    findings: normaliseFindings(response.verdict.findings),
+    evidence: { promptChars: prompt.prompt.length, diffTruncated: prompt.diffTruncated },
+    ...(response.usage ? { usage: response.usage } : {}),
+    model: answeredModel,
+    durationMs: elapsed(),
+  };
+}
