@@ -1,0 +1,143 @@
+import { parse as parseYaml } from 'yaml';
+import { safeParse } from 'zod';
+import { closestMatch } from '../protocol/closest-match.js';
+import { type AnySchema, schemaDefinition, unwrapSchema } from '../protocol/zod-introspection.js';
+import { friendlyErrorMap } from '../protocol/zod-issues.js';
+import { ConfigKeyError } from './config-key-error.js';
+import { snodoConfigSchema } from './config-schema.js';
+
+/** Placeholders for the names a user chooses, shown in the list of valid keys. */
+const RECORD_PLACEHOLDERS: Readonly<Record<string, string>> = {
+  providers: '<provider>',
+  coders: '<coder>',
+  prices: '<model>',
+  env: '<VARIABLE>',
+};
+
+/** A dotted key resolved against the config schema. */
+export interface ConfigKey {
+  /** The dotted key as typed. */
+  readonly key: string;
+  /** Segments into the config (a model name with dots is one segment: `prices.gpt-4.1.input`). */
+  readonly path: readonly string[];
+  /** The schema of the value at that path, wrappers removed. */
+  readonly schema: AnySchema;
+  /** Whether the key names a section (`llm.validator`, `providers.<name>`) rather than a value. */
+  readonly isSection: boolean;
+}
+
+type Resolution = { path: string[]; schema: AnySchema } | { failedAt: number; known: readonly string[] };
+
+function resolveFrom(
+  schema: AnySchema,
+  segments: readonly string[],
+  index: number,
+  path: string[],
+): Resolution {
+  const shape = unwrapSchema(schema);
+  const definition = schemaDefinition(shape);
+  if (index === segments.length) return { path, schema: shape };
+  if (definition.type === 'object' && definition.shape !== undefined) {
+    const segment = segments[index]!;
+    const child = definition.shape[segment];
+    if (child === undefined) return { failedAt: index, known: Object.keys(definition.shape) };
+    return resolveFrom(child, segments, index + 1, [...path, segment]);
+  }
+  if (definition.type === 'record' && definition.valueType !== undefined) {
+    // A record key may itself contain dots (model names): try the shortest key that leaves a valid rest.
+    let deepest: Resolution = { failedAt: index + 1, known: [] };
+    for (let end = index + 1; end <= segments.length; end += 1) {
+      const name = segments.slice(index, end).join('.');
+      const attempt = resolveFrom(definition.valueType, segments, end, [...path, name]);
+      if ('schema' in attempt) return attempt;
+      if (attempt.failedAt >= ('failedAt' in deepest ? deepest.failedAt : 0)) deepest = attempt;
+    }
+    return deepest;
+  }
+  return { failedAt: index, known: [] };
+}
+
+/**
+ * Resolves `llm.validator.model`, `providers.<name>.api_key`, `prices.<model>.input`… against the schema.
+ * Throws `ConfigKeyError` for an unknown key, with a suggestion and the list of valid keys.
+ */
+export function resolveConfigKey(key: string): ConfigKey {
+  const segments = key.split('.');
+  if (key.trim() === '' || segments.some((segment) => segment === '')) {
+    throw new ConfigKeyError({
+      key,
+      problem: 'it is empty or has an empty part',
+      validKeys: listConfigKeys(),
+    });
+  }
+  const resolution = resolveFrom(snodoConfigSchema, segments, 0, []);
+  if ('failedAt' in resolution) {
+    const segment = segments[resolution.failedAt] ?? '';
+    const suggestion = closestMatch(segment, resolution.known);
+    const problem =
+      resolution.known.length === 0
+        ? `\`${segments.slice(0, resolution.failedAt).join('.')}\` is a value and has no keys`
+        : `\`${segment}\` is not a key of ${resolution.failedAt === 0 ? 'the config' : `\`${segments.slice(0, resolution.failedAt).join('.')}\``}` +
+          (suggestion === undefined ? '' : ` (did you mean \`${suggestion}\`?)`);
+    throw new ConfigKeyError({ key, problem, validKeys: listConfigKeys() });
+  }
+  const type = schemaDefinition(resolution.schema).type;
+  return {
+    key,
+    path: resolution.path,
+    schema: resolution.schema,
+    isSection: type === 'object' || type === 'record',
+  };
+}
+
+/** Every settable key, e.g. `llm.<validator|…>` spelled out and `providers.<provider>.api_key`. */
+export function listConfigKeys(): string[] {
+  const keys: string[] = [];
+  const walk = (schema: AnySchema, prefix: string, parentKey: string) => {
+    const definition = schemaDefinition(unwrapSchema(schema));
+    if (definition.type === 'object' && definition.shape !== undefined) {
+      for (const [key, child] of Object.entries(definition.shape))
+        walk(child, prefix === '' ? key : `${prefix}.${key}`, key);
+    } else if (definition.type === 'record' && definition.valueType !== undefined) {
+      walk(definition.valueType, `${prefix}.${RECORD_PLACEHOLDERS[parentKey] ?? '<name>'}`, '');
+    } else {
+      keys.push(prefix);
+    }
+  };
+  walk(snodoConfigSchema, '', '');
+  return keys;
+}
+
+/**
+ * Turns the text typed after `snodo config set <key>` into the key's value and checks it. Strings are taken
+ * verbatim (so `1.0` stays a string); numbers, booleans and lists are read as YAML
+ * (`0.2`, `true`, `["my-cli", "run", "{prompt}"]`).
+ */
+export function parseConfigValue(configKey: ConfigKey, text: string): unknown {
+  if (configKey.isSection) {
+    throw new ConfigKeyError({
+      key: configKey.key,
+      problem: 'it names a section, not a value; set one of its keys',
+      validKeys: listConfigKeys(),
+    });
+  }
+  const type = schemaDefinition(configKey.schema).type;
+  let value: unknown = text;
+  if (type !== 'string') {
+    try {
+      value = parseYaml(text);
+    } catch {
+      value = text;
+    }
+  }
+  const result = safeParse(configKey.schema, value, { error: friendlyErrorMap });
+  if (!result.success) {
+    const reason = result.error.issues.map((issue) => issue.message).join('; ');
+    throw new ConfigKeyError({
+      key: configKey.key,
+      problem: `the value \`${text}\` is not accepted (${reason})`,
+      validKeys: listConfigKeys(),
+    });
+  }
+  return result.data;
+}

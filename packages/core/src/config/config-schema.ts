@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/** The roles that may have their own model settings under `llm.<role>` (SPEC §4.4). */
+export const LLM_ROLES = ['validator', 'classifier', 'coder'] as const;
+
+/** `validator`, `classifier` or `coder`. */
+export type LlmRole = (typeof LLM_ROLES)[number];
+
+/** Settings of one role's model calls. */
+export const llmRoleSettingsSchema = z.object({
+  /** `provider/model` for this role, over the top-level `model`. */
+  model: z.string().min(1).optional(),
+  /** Output token limit of one call. */
+  max_tokens: z.number().int().positive().optional(),
+  /** Sampling temperature. */
+  temperature: z.number().min(0).max(2).optional(),
+});
+
+/** `llm.<role>` as loaded. */
+export type LlmRoleSettings = z.infer<typeof llmRoleSettingsSchema>;
+
+const environmentVariableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+  error: 'must be an environment variable name (letters, digits, `_`)',
+});
+
+/** `providers.<name>`: how to reach one model provider. The same keys `@snodo/llm` reads. */
+export const providerSettingsSchema = z.object({
+  /** The API key, stored by `snodo config add <provider> <key>`; wins over the environment. Secret. */
+  api_key: z.string().min(1).optional(),
+  /** The environment variable that holds the key, replacing the provider's default variable. */
+  api_key_env: environmentVariableName.optional(),
+  /** Endpoint base URL (a compatible proxy, a local model server…). */
+  base_url: z
+    .string()
+    .refine((value) => URL.canParse(value), { error: 'must be a URL such as http://localhost:4000/v1' })
+    .optional(),
+});
+
+/** `providers.<name>` as loaded. */
+export type ProviderConfig = z.infer<typeof providerSettingsSchema>;
+
+/** `coders.<id>`: settings of one coder, read by that coder's adapter through core. */
+export const coderSettingsSchema = z.object({
+  /** The coder's executable, when it is not the default name on PATH. */
+  binary: z.string().min(1).optional(),
+  /** The coder's own model, used when the run names no model for it. */
+  model: z.string().min(1).optional(),
+  /** Wall-clock limit of one run of this coder, in seconds, over the protocol's. */
+  timeout_seconds: z.number().int().positive().optional(),
+  /** Extra environment variables for this coder's process only. Values may be secrets. */
+  env: z.record(z.string(), z.string()).optional(),
+  /** The npm package that provides the coder, for coders installed on demand. */
+  package: z.string().min(1).optional(),
+  /** argv template; `{prompt}`, `{model}` and `{workspace}` are replaced per run. */
+  command: z.array(z.string()).min(1).optional(),
+  /** Whether the coder may keep its own attribution lines (co-author trailers) in commits. */
+  keep_attribution: z.boolean().optional(),
+});
+
+/** `coders.<id>` as loaded. */
+export type CoderConfig = z.infer<typeof coderSettingsSchema>;
+
+/** `prices.<model>`: US dollars per million tokens, over the committed price catalog. */
+export const modelPriceSchema = z.object({
+  /** Uncached input tokens. */
+  input: z.number().nonnegative().optional(),
+  /** Output tokens. */
+  output: z.number().nonnegative().optional(),
+  /** Input tokens read from the provider's cache. */
+  cache_read: z.number().nonnegative().optional(),
+  /** Input tokens written to the provider's cache. */
+  cache_write: z.number().nonnegative().optional(),
+});
+
+/** `prices.<model>` as loaded. */
+export type ModelPriceConfig = z.infer<typeof modelPriceSchema>;
+
+/**
+ * `$SNODO_HOME/config.yml` (SPEC §8). Every section is optional: a missing file is the empty config.
+ * Field names are the file's own snake_case names.
+ */
+export const snodoConfigSchema = z.object({
+  /** The default model: the judging model, and the coding model of engine-managed coders. */
+  model: z.string().min(1).optional(),
+  /** Per-role model settings. */
+  llm: z
+    .object({
+      /** LLM judges. */
+      validator: llmRoleSettingsSchema.optional(),
+      /** Intent routing (mode choice). */
+      classifier: llmRoleSettingsSchema.optional(),
+      /** Engine-managed coders. */
+      coder: llmRoleSettingsSchema.optional(),
+    })
+    .optional(),
+  /** Provider credentials and endpoints, by provider name. */
+  providers: z.record(z.string(), providerSettingsSchema).optional(),
+  /** Coder settings, by coder id. */
+  coders: z.record(z.string(), coderSettingsSchema).optional(),
+  /** Price overrides, by model string. */
+  prices: z.record(z.string(), modelPriceSchema).optional(),
+  /** Where worktrees are created; default `$SNODO_HOME/worktrees`. */
+  worktrees_dir: z.string().min(1).optional(),
+});
+
+/** A loaded config. */
+export type SnodoConfig = z.infer<typeof snodoConfigSchema>;
+
+/**
+ * Keys of the Python snodo's config that this snodo does not read, with what replaces them. Such files
+ * load with these notes as warnings instead of "unknown key".
+ */
+export const LEGACY_CONFIG_KEYS: Readonly<Record<string, string>> = {
+  default_model: '`default_model` is from the Python snodo; use `model`',
+  api_keys: '`api_keys` is from the Python snodo; store keys with `snodo config add <provider> <key>`',
+  engine: 'the `engine` section is from the Python snodo and is ignored',
+  cloud: 'the `cloud` section is from the Python snodo and is ignored',
+  mcp: 'the `mcp` section is from the Python snodo and is ignored',
+  project: '`project` is from the Python snodo and is ignored',
+  project_id: '`project_id` is from the Python snodo and is ignored',
+  'llm.num_retries': '`llm.num_retries` is from the Python snodo and is ignored',
+  'llm.validator_llm': '`llm.validator_llm` is from the Python snodo; use `llm.validator.model`',
+  'llm.recon': '`llm.recon` is from the Python snodo and is ignored',
+  'llm.wave': '`llm.wave` is from the Python snodo and is ignored',
+  'llm.coder.max_tool_turns': '`max_tool_turns` is from the Python snodo and is ignored',
+  'llm.validator.max_tool_turns': '`max_tool_turns` is from the Python snodo and is ignored',
+  'providers.*.models_endpoint': '`models_endpoint` is from the Python snodo and is ignored',
+  'providers.*.account_id':
+    '`account_id` is from the Python snodo and is ignored; put the account in `base_url`',
+  'providers.*.account_id_env':
+    '`account_id_env` is from the Python snodo and is ignored; put the account in `base_url`',
+};

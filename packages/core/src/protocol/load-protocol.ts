@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import { type LoadedProtocol, type ParseProtocolOptions, parseProtocol } from './parse-protocol.js';
+import { ProtocolInvalidError } from './protocol-invalid-error.js';
+import { ProtocolNotFoundError } from './protocol-not-found-error.js';
+
+/** Options of `loadProtocol`: those of `parseProtocol`; `fileName` defaults to the path as given. */
+export type LoadProtocolOptions = ParseProtocolOptions;
+
+/**
+ * Reads and checks a protocol file (normally the main checkout's `.snodo/protocol.yml`, never a
+ * worktree's). Throws `ProtocolNotFoundError` when the file does not exist and `ProtocolInvalidError`
+ * (every problem, with line and column) when it does not load.
+ */
+export async function loadProtocol(path: string, options: LoadProtocolOptions = {}): Promise<LoadedProtocol> {
+  const fileName = options.fileName ?? path;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ProtocolNotFoundError({ path, cause: error });
+    const reason =
+      code === 'EISDIR' ? 'it is a directory, not a file' : `it cannot be read (${code ?? String(error)})`;
+    throw new ProtocolInvalidError({
+      file: fileName,
+      issues: [
+        { file: fileName, line: 1, column: 1, path: '', message: reason, severity: 'error', rule: 'file' },
+      ],
+      cause: error,
+    });
+  }
+  return parseProtocol(text, { ...options, fileName });
+}

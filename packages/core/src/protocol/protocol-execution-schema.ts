@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+const count = (minimum: number, maximum: number) => z.number().int().min(minimum).max(maximum);
+
+/**
+ * How a run executes and lands (SPEC §3, §6). Every field has a default, so `execution:` may be left out.
+ * The last five fields come from the Python original; they are accepted so its files load, and the
+ * loader warns that snodo does not use them.
+ */
+export const protocolExecutionSchema = z.object({
+  /** Branch the task branch starts from and merges into; default: the branch checked out at start. */
+  base_branch: z.string().min(1).optional(),
+  /** How a passing job lands: `merge` (fast-forward when possible), `ff-only`, `squash`, or `none`. */
+  merge_strategy: z.enum(['ff-only', 'merge', 'squash', 'none']).default('merge'),
+  /** Extra coder runs allowed to fix recoverable post-execute failures (each is one commit). */
+  max_fix_attempts: count(0, 20).default(2),
+  /** Whether failing tests count as recoverable (re-run the coder) instead of halting the job. */
+  fix_failing_tests: z.boolean().default(false),
+  /** Wall-clock limit for one coder run, in seconds. */
+  coder_timeout_seconds: z.number().int().positive().default(1800),
+  /** Judges and command gates of one phase that may run at the same time. */
+  gate_concurrency: count(1, 64).default(4),
+  /** @deprecated Python original: retry budget of `snodo run --retry`. Not used. */
+  max_retries: count(0, 10).optional(),
+  /** @deprecated Python original: age of task branches before pruning. Not used (see `snodo task prune`). */
+  branch_ttl_days: count(1, 30).optional(),
+  /** @deprecated Python original: declared task-branch prefix (never used there either). Not used. */
+  branch_prefix: z.string().optional(),
+  /** @deprecated Python original: recovery-loop depth. Not used; `max_fix_attempts` bounds fix runs. */
+  max_recovery_depth: count(0, 20).optional(),
+  /** @deprecated Python original: global fix-subtask budget. Not used; see `max_fix_attempts`. */
+  max_total_fix_attempts: count(1, 100).optional(),
+});
+
+/** The `execution` section as loaded, defaults filled. */
+export type ProtocolExecution = z.infer<typeof protocolExecutionSchema>;
+
+/**
+ * Why each legacy execution key is ignored and what replaces it; the loader turns these into warnings.
+ */
+export const LEGACY_EXECUTION_KEYS: Readonly<Record<string, string>> = {
+  max_retries: 'this snodo has no `--retry` budget; run the task again instead',
+  branch_ttl_days: 'kept jobs are pruned with `snodo task prune --older-than`',
+  branch_prefix: 'task branches are always named `snodo/<job>-<slug>`',
+  max_recovery_depth: 'there is no recovery loop; fix runs are bounded by `execution.max_fix_attempts`',
+  max_total_fix_attempts: 'fix runs are bounded per job by `execution.max_fix_attempts`',
+};
