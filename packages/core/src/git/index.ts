@@ -1,0 +1,26 @@
+export { commitTree } from './commit-tree.js';
+export { type CommitWithMessageOptions, commitWithMessage } from './commit-with-message.js';
+export { compareAndSwapReference } from './compare-and-swap-reference.js';
+export { type CurrentBranch, currentBranch } from './current-branch.js';
+export { type DiffNameStatusEntry, diffNameStatus, parseNameStatus } from './diff-name-status.js';
+export { diffPatch } from './diff-patch.js';
+export { type GitOptions, type GitResult, git, hardeningArguments } from './git.js';
+export { GitCommandError } from './git-command-error.js';
+export { gitEnvironment } from './git-environment.js';
+export {
+  fallbackIdentity,
+  type GitIdentity,
+  identityEnvironment,
+  resolveGitIdentity,
+} from './git-identity.js';
+export { listWorktrees, parseWorktreeList, type WorktreeEntry } from './list-worktrees.js';
+export { type MergeTreesResult, mergeTrees } from './merge-trees.js';
+export { NotAGitRepositoryError } from './not-a-git-repository-error.js';
+export { findGitCommonDirectory, findGitDirectory, findRepositoryRoot } from './repository-paths.js';
+export { isAncestor, resolveCommit, revParse } from './rev-parse.js';
+export {
+  isWorkingTreeClean,
+  parsePorcelainStatus,
+  type StatusEntry,
+  workingTreeStatus,
+} from './working-tree-status.js';

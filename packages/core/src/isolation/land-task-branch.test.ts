@@ -1,0 +1,363 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestRepository,
+  type TestRepository,
+  useIsolatedGitConfiguration,
+} from '../git/test-repository.js';
+import { createTaskWorkspace, type TaskWorkspace } from './create-task-workspace.js';
+import { type LandTaskBranchOptions, landTaskBranch } from './land-task-branch.js';
+import { WorktreeDirtyError } from './worktree-dirty-error.js';
+
+let configuration: ReturnType<typeof useIsolatedGitConfiguration>;
+const repositories: TestRepository[] = [];
+beforeAll(() => {
+  configuration = useIsolatedGitConfiguration();
+});
+afterAll(() => configuration.restore());
+afterEach(() => {
+  for (const created of repositories.splice(0)) created.cleanup();
+});
+
+/** A repository on `trunk` with a few files, the main checkout on trunk. */
+function setUp(): TestRepository {
+  const target = createTestRepository({ branch: 'trunk' });
+  repositories.push(target);
+  target.commit('base files', {
+    'src.txt': 'source v1\n',
+    'other.txt': 'other v1\n',
+    'docs/guide.md': 'guide\n',
+  });
+  return target;
+}
+
+let jobCounter = 0;
+/** A task workspace with one commit writing `files`. */
+async function taskWith(
+  target: TestRepository,
+  files: Record<string, string>,
+): Promise<TaskWorkspace & { tip: string }> {
+  jobCounter++;
+  const workspace = await createTaskWorkspace({
+    repositoryRoot: target.root,
+    jobId: `j_land${jobCounter}`,
+    task: `task ${jobCounter}`,
+    worktreesDirectory: target.worktreesDirectory,
+  });
+  const tip = target.commit(`task ${jobCounter}`, files, workspace.worktreePath);
+  return { ...workspace, tip };
+}
+
+function landOptions(
+  target: TestRepository,
+  workspace: TaskWorkspace,
+  extra: Partial<LandTaskBranchOptions> = {},
+) {
+  return {
+    repositoryRoot: target.root,
+    baseRef: workspace.baseRef,
+    baseCommit: workspace.baseCommit,
+    branch: workspace.branch,
+    worktreePath: workspace.worktreePath,
+    strategy: 'merge' as const,
+    jobId: path.basename(workspace.worktreePath),
+    message: `Land ${workspace.branch}`,
+    trailers: { 'Snodo-Job': path.basename(workspace.worktreePath), 'Snodo-Checkpoint': 'sha256:abc' },
+    ...extra,
+  };
+}
+
+const noMergeState = (target: TestRepository, workspace: TaskWorkspace): void => {
+  const gitDirectory = target.git(['rev-parse', '--absolute-git-dir'], workspace.worktreePath);
+  for (const directory of [path.join(target.root, '.git'), gitDirectory]) {
+    for (const file of ['MERGE_HEAD', 'SQUASH_MSG', 'MERGE_MSG', 'AUTO_MERGE']) {
+      expect(existsSync(path.join(directory, file)), `${directory}/${file}`).toBe(false);
+    }
+  }
+};
+
+describe('landTaskBranch', { timeout: 30_000 }, () => {
+  it('fast-forwards the base and updates the clean main checkout', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n', 'src.txt': 'source v2\n' });
+    const result = await landTaskBranch(landOptions(target, task));
+    expect(result).toMatchObject({
+      outcome: 'merged',
+      mergeCommit: task.tip,
+      fastForward: true,
+      previousBaseCommit: task.baseCommit,
+    });
+    expect(result.updatedCheckouts).toEqual([target.root]);
+    expect(target.revParse('trunk')).toBe(task.tip);
+    expect(target.read('feature.txt')).toBe('feature\n');
+    expect(target.read('src.txt')).toBe('source v2\n');
+    expect(target.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('creates a merge commit with both parents, the message and trailers when the base moved', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n' });
+    const moved = target.commit('someone else', { 'other.txt': 'other v2\n' });
+    const result = await landTaskBranch(landOptions(target, task));
+    expect(result.outcome).toBe('merged');
+    expect(result.fastForward).toBe(false);
+    expect(result.previousBaseCommit).toBe(moved);
+    const merge = result.mergeCommit!;
+    expect(target.revParse('trunk')).toBe(merge);
+    expect(target.git(['log', '-1', '--format=%P', merge])).toBe(`${moved} ${task.tip}`);
+    expect(target.git(['log', '-1', '--format=%B', merge])).toBe(
+      `Land ${task.branch}\n\nSnodo-Job: ${path.basename(task.worktreePath)}\nSnodo-Checkpoint: sha256:abc`,
+    );
+    expect(target.git(['log', '-1', '--format=%an <%ae>', merge])).toBe('Test User <test@example.com>');
+    expect(target.read('feature.txt')).toBe('feature\n');
+    expect(target.read('other.txt')).toBe('other v2\n');
+    expect(target.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('ff-only refuses when the base moved and fast-forwards when it did not', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n' });
+    const moved = target.commit('someone else', { 'other.txt': 'other v2\n' });
+    const refused = await landTaskBranch(landOptions(target, task, { strategy: 'ff-only' }));
+    expect(refused.outcome).toBe('not_fast_forward');
+    expect(refused.message).toContain('ff-only');
+    expect(target.revParse('trunk')).toBe(moved);
+
+    const second = await taskWith(target, { 'second.txt': 'second\n' });
+    const landed = await landTaskBranch(landOptions(target, second, { strategy: 'ff-only' }));
+    expect(landed).toMatchObject({ outcome: 'merged', mergeCommit: second.tip, fastForward: true });
+  });
+
+  it('squashes the task into one commit whose only parent is the base', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n' });
+    target.commit('second task commit', { 'src.txt': 'source v2\n' }, task.worktreePath);
+    const base = target.revParse('trunk');
+    const result = await landTaskBranch(
+      landOptions(target, task, { strategy: 'squash', message: 'Add the feature' }),
+    );
+    expect(result.outcome).toBe('merged');
+    const squash = result.mergeCommit!;
+    expect(target.git(['log', '-1', '--format=%P', squash])).toBe(base);
+    expect(target.git(['log', '-1', '--format=%s', squash])).toBe('Add the feature');
+    expect(target.git(['diff', '--name-only', base, squash]).split('\n').sort()).toEqual([
+      'feature.txt',
+      'src.txt',
+    ]);
+    expect(target.read('src.txt')).toBe('source v2\n');
+    expect(target.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('strategy none keeps the branch and moves nothing', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n' });
+    const base = target.revParse('trunk');
+    const result = await landTaskBranch(landOptions(target, task, { strategy: 'none' }));
+    expect(result.outcome).toBe('branch_kept');
+    expect(target.revParse('trunk')).toBe(base);
+    expect(target.revParse(task.branch)).toBe(task.tip);
+    expect(existsSync(path.join(target.root, 'feature.txt'))).toBe(false);
+  });
+
+  it('detects a conflict before touching anything and lists the conflicted files', async () => {
+    const target = setUp();
+    const task = await taskWith(target, {
+      'src.txt': 'task version\n',
+      'docs/guide.md': 'task guide\n',
+      'clean.txt': 'ok\n',
+    });
+    const moved = target.commit('conflicting base change', {
+      'src.txt': 'base version\n',
+      'docs/guide.md': 'base guide\n',
+    });
+    const result = await landTaskBranch(landOptions(target, task));
+    expect(result.outcome).toBe('merge_conflict');
+    expect([...(result.conflictedFiles ?? [])].sort()).toEqual(['docs/guide.md', 'src.txt']);
+    expect(target.revParse('trunk')).toBe(moved);
+    expect(target.revParse(task.branch)).toBe(task.tip);
+    expect(target.git(['status', '--porcelain'])).toBe('');
+    expect(target.git(['status', '--porcelain'], task.worktreePath)).toBe('');
+    expect(target.read('src.txt')).toBe('base version\n');
+    noMergeState(target, task);
+  });
+
+  it('lands while keeping the user’s unrelated uncommitted changes byte-identical and unstaged', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n', 'src.txt': 'source v2\n' });
+    target.commit('base moved', { 'docs/guide.md': 'guide v2\n' });
+    // The user's work in progress: an unstaged edit, a staged edit, an untracked file.
+    writeFileSync(path.join(target.root, 'other.txt'), 'user edit, not committed\r\n\u00e9');
+    writeFileSync(path.join(target.root, 'README.md'), 'staged by the user\n');
+    target.git(['add', 'README.md']);
+    writeFileSync(path.join(target.root, 'scratch.txt'), 'notes\n');
+    const statusBefore = target.git(['status', '--porcelain']);
+    const stagedBefore = target.git(['diff', '--cached', '--name-status']);
+
+    const result = await landTaskBranch(landOptions(target, task));
+    expect(result.outcome).toBe('merged');
+    expect(target.revParse('trunk')).toBe(result.mergeCommit);
+    expect(readFileSync(path.join(target.root, 'other.txt'), 'utf8')).toBe(
+      'user edit, not committed\r\n\u00e9',
+    );
+    expect(target.read('scratch.txt')).toBe('notes\n');
+    expect(target.read('feature.txt')).toBe('feature\n');
+    expect(target.read('src.txt')).toBe('source v2\n');
+    expect(target.git(['status', '--porcelain'])).toBe(statusBefore);
+    expect(target.git(['diff', '--cached', '--name-status'])).toBe(stagedBefore);
+    expect(stagedBefore).toBe('M\tREADME.md');
+  });
+
+  it('defers when the user’s uncommitted changes overlap the merge, touching nothing', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'src.txt': 'task version\n', 'docs/new/page.md': 'page\n' });
+    const base = target.revParse('trunk');
+    writeFileSync(path.join(target.root, 'src.txt'), 'user is editing this\n');
+    const result = await landTaskBranch(landOptions(target, task));
+    expect(result.outcome).toBe('merge_deferred');
+    expect(result.overlappingPaths).toEqual(['src.txt']);
+    expect(result.message).toContain(`snodo task merge ${path.basename(task.worktreePath)}`);
+    expect(target.revParse('trunk')).toBe(base);
+    expect(target.read('src.txt')).toBe('user is editing this\n');
+    expect(target.git(['status', '--porcelain'])).toBe(' M src.txt');
+
+    // An untracked file where the merge wants a directory overlaps too.
+    target.git(['checkout', '--quiet', '--', 'src.txt']);
+    writeFileSync(path.join(target.root, 'docs', 'new'), 'a file named like the new directory\n');
+    const again = await landTaskBranch(landOptions(target, task));
+    expect(again).toMatchObject({ outcome: 'merge_deferred', overlappingPaths: ['docs/new'] });
+    expect(target.revParse('trunk')).toBe(base);
+
+    // Once the user's file is out of the way, the same task lands.
+    target.git(['clean', '--quiet', '-f', '--', 'docs/new']);
+    expect((await landTaskBranch(landOptions(target, task))).outcome).toBe('merged');
+  });
+
+  it('defers while the user is in the middle of a merge in the checkout', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n' });
+    target.git(['checkout', '--quiet', '-b', 'side', 'trunk~1']);
+    target.commit('side', { 'src.txt': 'side version\n' });
+    target.git(['checkout', '--quiet', 'trunk']);
+    target.commit('trunk change', { 'src.txt': 'trunk version\n' });
+    const base = target.revParse('trunk');
+    expect(() => target.git(['merge', '--quiet', 'side'])).toThrow();
+    const result = await landTaskBranch(landOptions(target, task));
+    expect(result.outcome).toBe('merge_deferred');
+    expect(result.message).toContain('a merge is in progress');
+    expect(target.revParse('trunk')).toBe(base);
+    expect(existsSync(path.join(target.root, '.git', 'MERGE_HEAD'))).toBe(true);
+  });
+
+  it('retries when the base moves between reading it and updating it, losing nothing', async () => {
+    const target = setUp();
+    target.git(['checkout', '--quiet', '-b', 'elsewhere']);
+    const task = await taskWith(target, { 'feature.txt': 'feature\n' });
+    let intruder = '';
+    const attempts: number[] = [];
+    const result = await landTaskBranch(
+      landOptions(
+        target,
+        { ...task, baseRef: 'refs/heads/trunk' },
+        {
+          testHooks: {
+            beforeBaseUpdate: (attempt) => {
+              attempts.push(attempt);
+              if (attempt !== 1) return;
+              // Another writer moves trunk inside the window (with plumbing, as trunk is not checked out).
+              const tree = target.git(['rev-parse', 'trunk^{tree}']);
+              intruder = target.git(['commit-tree', tree, '-p', 'trunk', '-m', 'intruder']);
+              target.git(['update-ref', 'refs/heads/trunk', intruder]);
+            },
+          },
+        },
+      ),
+    );
+    expect(attempts).toEqual([1, 2]);
+    expect(result.outcome).toBe('merged');
+    expect(result.previousBaseCommit).toBe(intruder);
+    expect(target.git(['log', '-1', '--format=%P', 'trunk'])).toBe(`${intruder} ${task.tip}`);
+  });
+
+  it('undoes the base move when the user edits a merged file at the last moment, keeping their edit', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'src.txt': 'task version\n' });
+    const base = target.revParse('trunk');
+    const result = await landTaskBranch(
+      landOptions(target, task, {
+        testHooks: {
+          // After the overlap check passed, the user saves src.txt: git must refuse to overwrite it.
+          beforeBaseUpdate: () => writeFileSync(path.join(target.root, 'src.txt'), 'saved just now\n'),
+        },
+      }),
+    );
+    expect(result.outcome).toBe('merge_deferred');
+    expect(result.message).toContain('refused');
+    expect(target.revParse('trunk')).toBe(base);
+    expect(target.read('src.txt')).toBe('saved just now\n');
+    expect(target.git(['status', '--porcelain'])).toBe(' M src.txt');
+    expect(target.git(['diff', '--cached', '--name-only'])).toBe('');
+  });
+
+  it('serialises concurrent landings in one process: all land, the base contains every task', async () => {
+    const target = setUp();
+    const tasks = await Promise.all([
+      taskWith(target, { 'a.txt': 'a\n' }),
+      taskWith(target, { 'b.txt': 'b\n' }),
+      taskWith(target, { 'c.txt': 'c\n' }),
+    ]);
+    const results = await Promise.all(tasks.map((task) => landTaskBranch(landOptions(target, task))));
+    expect(results.map((result) => result.outcome)).toEqual(['merged', 'merged', 'merged']);
+    for (const task of tasks) target.git(['merge-base', '--is-ancestor', task.tip, 'trunk']);
+    expect(['a.txt', 'b.txt', 'c.txt'].map((file) => target.read(file))).toEqual(['a\n', 'b\n', 'c\n']);
+    expect(target.git(['status', '--porcelain'])).toBe('');
+    expect(existsSync(path.join(target.root, '.git', 'snodo-merge.lock'))).toBe(false);
+  });
+
+  it('serialises landings from two separate processes', { timeout: 30_000 }, async () => {
+    const target = setUp();
+    const tasks = await Promise.all([
+      taskWith(target, { 'one.txt': '1\n' }),
+      taskWith(target, { 'two.txt': '2\n' }),
+    ]);
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const loader = pathToFileURL(path.resolve(here, '../../../../node_modules/tsx/dist/loader.mjs')).href;
+    const script = path.join(target.temporaryDirectory, 'land-child.mjs');
+    writeFileSync(
+      script,
+      `import { landTaskBranch } from ${JSON.stringify(pathToFileURL(path.join(here, 'land-task-branch.ts')).href)};\n` +
+        'const result = await landTaskBranch(JSON.parse(process.argv[2]));\n' +
+        'process.stdout.write(JSON.stringify(result));\n',
+    );
+    const run = promisify(execFile);
+    const outputs = await Promise.all(
+      tasks.map((task) =>
+        run(process.execPath, ['--import', loader, script, JSON.stringify(landOptions(target, task))]),
+      ),
+    );
+    const outcomes = outputs.map((output) => JSON.parse(output.stdout).outcome);
+    expect(outcomes).toEqual(['merged', 'merged']);
+    for (const task of tasks) target.git(['merge-base', '--is-ancestor', task.tip, 'trunk']);
+    expect(target.read('one.txt') + target.read('two.txt')).toBe('1\n2\n');
+    expect(target.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('reports an already-merged branch without moving anything, and refuses a dirty task worktree', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'feature.txt': 'feature\n' });
+    await landTaskBranch(landOptions(target, task));
+    const tip = target.revParse('trunk');
+    const again = await landTaskBranch(landOptions(target, task));
+    expect(again).toMatchObject({ outcome: 'merged', alreadyMerged: true, mergeCommit: tip });
+
+    const dirty = await taskWith(target, { 'more.txt': 'more\n' });
+    writeFileSync(path.join(dirty.worktreePath, 'forgotten.txt'), 'not committed\n');
+    const error = await landTaskBranch(landOptions(target, dirty)).catch((caught) => caught);
+    expect(WorktreeDirtyError.isInstance(error)).toBe(true);
+    expect(error.changedPaths).toEqual(['forgotten.txt']);
+    expect(target.revParse('trunk')).toBe(tip);
+  });
+});
