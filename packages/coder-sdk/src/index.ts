@@ -1,1 +1,62 @@
-export {};
+export {
+  type BuildCoderEnvironmentOptions,
+  buildCoderEnvironment,
+  CODER_ENVIRONMENT_ALLOW_LIST,
+} from './environment/build-coder-environment.js';
+export { availabilityError } from './errors/availability-error.js';
+export { CoderAbortedError } from './errors/coder-aborted-error.js';
+export { CoderCapabilityUnsupportedError } from './errors/coder-capability-unsupported-error.js';
+export { CoderCliVersionUnsupportedError } from './errors/coder-cli-version-unsupported-error.js';
+export { CoderConfigInvalidError } from './errors/coder-config-invalid-error.js';
+export { CoderCredentialsMissingError } from './errors/coder-credentials-missing-error.js';
+export { CoderFailedError } from './errors/coder-failed-error.js';
+export { CoderNotInstalledError } from './errors/coder-not-installed-error.js';
+export { CoderSpecificationUnsupportedError } from './errors/coder-specification-unsupported-error.js';
+export { CoderTimeoutError } from './errors/coder-timeout-error.js';
+export { CoderUnavailableError } from './errors/coder-unavailable-error.js';
+export { CoderUnknownError } from './errors/coder-unknown-error.js';
+export { GitCommandError } from './errors/git-command-error.js';
+export { type GitMetadataChange, GitMetadataTamperedError } from './errors/git-metadata-tampered-error.js';
+export { SnodoError, type SnodoErrorOptions } from './errors/snodo-error.js';
+export { SnodoMutationError } from './errors/snodo-mutation-error.js';
+export { WorktreeNotCleanError } from './errors/worktree-not-clean-error.js';
+export { type RunGitOptions, type RunGitResult, runGit } from './git/run-git.js';
+export { ATTRIBUTION_LINE_PATTERNS } from './in-place/commit-message.js';
+export {
+  InPlaceCoderAdapter,
+  type InPlaceCoderAdapterSettings,
+  type InPlaceExecution,
+  type InPlaceExecutionContext,
+} from './in-place/in-place-coder-adapter.js';
+export { DEFAULT_INSTRUCTIONS_FILE_NAME } from './in-place/instructions-file.js';
+export { findExecutable } from './process/find-executable.js';
+export { stripModelPrefix } from './process/strip-model-prefix.js';
+export { buildCoderPrompt } from './prompt/build-coder-prompt.js';
+export { buildInstructions, CODER_GROUND_RULES } from './prompt/build-instructions.js';
+export type { CoderPromptFinding, CoderPromptInput } from './prompt/coder-prompt-input.js';
+export {
+  SubprocessCoderAdapter,
+  type SubprocessCoderAdapterSettings,
+  type SubprocessOutput,
+  type SubprocessParsedOutput,
+  type SubprocessPreparation,
+} from './subprocess/subprocess-coder-adapter.js';
+export type {
+  CoderAdapterV1,
+  CoderV1Availability,
+  CoderV1AvailabilityOptions,
+  CoderV1Credentials,
+  CoderV1Event,
+  CoderV1FileProposal,
+  CoderV1Kind,
+  CoderV1Request,
+  CoderV1Result,
+  CoderV1Usage,
+} from './v1/index.js';
+export { assertCoderAdapterV1, isCoderAdapterV1 } from './v1/is-coder-adapter-v1.js';
+export {
+  compareVersions,
+  describeVersionRange,
+  isVersionInRange,
+  type SupportedVersionRange,
+} from './version/version-range.js';

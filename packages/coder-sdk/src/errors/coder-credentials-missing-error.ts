@@ -1,0 +1,47 @@
+import { SnodoError } from './snodo-error.js';
+
+const name = 'CoderCredentialsMissingError';
+const marker = 'snodo.error.CODER_CREDENTIALS_MISSING';
+const symbol = Symbol.for(marker);
+
+/**
+ * The coder needs a key and none of its environment variables is set (nor stored with `snodo config add`).
+ * Thrown before the coder starts, so nothing is written.
+ */
+export class CoderCredentialsMissingError extends SnodoError {
+  private readonly [symbol] = true;
+
+  /** The coder's id. */
+  readonly coderId: string;
+  /** The environment variables that could carry the key, in order of preference. */
+  readonly envVars: readonly string[];
+  /** The provider name for `snodo config add <provider> <key>`, when the coder has one. */
+  readonly configKey: string | undefined;
+
+  constructor(options: {
+    coderId: string;
+    displayName: string;
+    envVars: readonly string[];
+    configKey?: string;
+    cause?: unknown;
+  }) {
+    const variables = options.envVars.length === 0 ? 'its credential variable' : options.envVars.join(' or ');
+    const first = options.envVars[0] ?? 'the key variable';
+    const fix =
+      options.configKey === undefined
+        ? `Export ${first}=<key> before running snodo.`
+        : `Store a key with \`snodo config add ${options.configKey} <key>\`, or export ${first}=<key>.`;
+    super('CODER_CREDENTIALS_MISSING', {
+      message: `${options.displayName} needs a key and ${variables} is not set. ${fix}`,
+      cause: options.cause,
+    });
+    this.name = name;
+    this.coderId = options.coderId;
+    this.envVars = [...options.envVars];
+    this.configKey = options.configKey;
+  }
+
+  static override isInstance(value: unknown): value is CoderCredentialsMissingError {
+    return SnodoError.hasMarker(value, marker);
+  }
+}

@@ -1,0 +1,328 @@
+import os from 'node:os';
+import { execa } from 'execa';
+import { credentialFix, credentialValues, evaluateCredentials } from '../credentials/evaluate-credentials.js';
+import { CoderAbortedError } from '../errors/coder-aborted-error.js';
+import { CoderCliVersionUnsupportedError } from '../errors/coder-cli-version-unsupported-error.js';
+import { CoderCredentialsMissingError } from '../errors/coder-credentials-missing-error.js';
+import { CoderFailedError } from '../errors/coder-failed-error.js';
+import { CoderNotInstalledError } from '../errors/coder-not-installed-error.js';
+import { CoderTimeoutError } from '../errors/coder-timeout-error.js';
+import { readBaseCoderConfig } from '../in-place/coder-settings.js';
+import {
+  InPlaceCoderAdapter,
+  type InPlaceCoderAdapterSettings,
+  type InPlaceExecution,
+  type InPlaceExecutionContext,
+} from '../in-place/in-place-coder-adapter.js';
+import { findExecutable } from '../process/find-executable.js';
+import { stripModelPrefix } from '../process/strip-model-prefix.js';
+import type { CoderV1Availability, CoderV1AvailabilityOptions } from '../v1/coder-v1-availability.js';
+import type { CoderV1Request } from '../v1/coder-v1-request.js';
+import type { CoderV1Usage } from '../v1/coder-v1-usage.js';
+import {
+  describeVersionRange,
+  findVersionInText,
+  isVersionInRange,
+  type SupportedVersionRange,
+} from '../version/version-range.js';
+import { OutputRecorder } from './output-recorder.js';
+import { runSupervisedProcess } from './run-supervised-process.js';
+
+const mebibyte = 1024 * 1024;
+
+/** Settings an adapter's factory passes to `SubprocessCoderAdapter`, on top of the in-place ones. */
+export interface SubprocessCoderAdapterSettings extends InPlaceCoderAdapterSettings {
+  /** Time between SIGTERM and SIGKILL when the process group is stopped. Default 5000 ms. */
+  readonly killGraceMs?: number;
+  /** Bytes of output recorded in the transcript per attempt. Default 10 MiB. */
+  readonly transcriptCapBytes?: number;
+  /** Idle limit when the request sets none. Default 600000 ms (10 minutes). */
+  readonly defaultIdleTimeoutMs?: number;
+  /** Limit for the `--version` probe. Default 10000 ms. */
+  readonly versionProbeTimeoutMs?: number;
+}
+
+/** What `parseOutput` gets: the end of the CLI's output (redacted) and its exit code. */
+export interface SubprocessOutput {
+  /** The last part of stdout (up to 1 MiB), where CLIs print their final JSON. */
+  readonly stdout: string;
+  /** The last part of stderr (up to 64 KiB). */
+  readonly stderr: string;
+  /** The exit code (always 0: failures never reach `parseOutput`). */
+  readonly exitCode: number;
+}
+
+/** What an adapter can read from its CLI's output. */
+export interface SubprocessParsedOutput {
+  /** Token usage and cost, normalised to `CoderV1Usage`. */
+  readonly usage?: CoderV1Usage;
+  /** The CLI's session id. */
+  readonly sessionId?: string;
+}
+
+/** What `prepare` found before anything was written; handed to `execute`. */
+export interface SubprocessPreparation {
+  /** The executable that will run. */
+  readonly binaryPath: string;
+  /** The version it reported, when it reported one. */
+  readonly version: string | undefined;
+}
+
+/**
+ * The base for coders that are a command-line program (Claude Code, Codex, Gemini CLI, OpenCode's `run`).
+ * An author sets `binary`, `modelPrefix`, `installHint` (with the contract's `id`, `displayName`,
+ * `credentials`) and implements `buildArgv`; optionally `buildEnv`, `parseOutput`, `versionArgs`,
+ * `parseVersion`, `supportedVersions`, `instructionsFileName`.
+ *
+ * The base finds the binary, checks version and key before touching the worktree, spawns the CLI under
+ * supervision (see `runSupervisedProcess`), writes the redacted transcript, and lets
+ * `InPlaceCoderAdapter` guard and commit the result.
+ */
+export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<SubprocessPreparation> {
+  /** The executable's name, looked up on the coder's PATH (`claude`). */
+  abstract readonly binary: string;
+  /** Arguments that make the CLI print its version. */
+  readonly versionArgs: readonly string[] = ['--version'];
+  /** The verified versions; a CLI outside them is `CODER_CLI_VERSION_UNSUPPORTED`. Unset: no check. */
+  readonly supportedVersions: SupportedVersionRange | undefined = undefined;
+  /** Subprocess coders stop promptly on abort: the base kills the process group. */
+  override readonly supportsAbort: boolean = true;
+
+  declare protected readonly settings: SubprocessCoderAdapterSettings;
+
+  constructor(settings: SubprocessCoderAdapterSettings = {}) {
+    super(settings);
+  }
+
+  /**
+   * The full argv, starting with the program name (replaced by the resolved path when spawned). The prompt
+   * goes in as one element; add a model flag only when `model` is defined (it is already stripped of
+   * `modelPrefix`). Never join arguments into a string: there is no shell.
+   */
+  abstract buildArgv(prompt: string, workspace: string, model: string | undefined): string[];
+
+  /**
+   * Extra variables for this coder, merged over `request.env` (hermetic config directories, disabling
+   * auto-update or telemetry). Never copy secrets from `process.env` here.
+   */
+  buildEnv(_request: CoderV1Request): Record<string, string> {
+    return {};
+  }
+
+  /** Reads usage and a session id from the CLI's output. The default reads nothing. */
+  parseOutput(_output: SubprocessOutput): SubprocessParsedOutput {
+    return {};
+  }
+
+  /** Finds the version in the `versionArgs` output. The default takes the first `1.2.3`-like text. */
+  parseVersion(text: string): string | undefined {
+    return findVersionInText(text);
+  }
+
+  /**
+   * Installed? Which version, and is it verified? Key present in `options.env` (or optional)? Runs only
+   * the version probe, writes nothing.
+   */
+  override async checkAvailability(options: CoderV1AvailabilityOptions): Promise<CoderV1Availability> {
+    const credentials = evaluateCredentials(this.credentials, options.env);
+    const wanted = options.binaryPath ?? this.binary;
+    const binaryPath = findExecutable(wanted, options.env.PATH);
+    if (binaryPath === undefined) {
+      return {
+        ready: false,
+        installed: false,
+        credentials,
+        reason:
+          options.binaryPath === undefined
+            ? `${this.displayName} is not installed: no \`${this.binary}\` executable on PATH`
+            : `${this.displayName} is not installed at the configured path ${options.binaryPath}`,
+        fix: this.installHint,
+      };
+    }
+    const version = await this.probeVersion(binaryPath, options.env);
+    const range = this.supportedVersions;
+    const versionSupported =
+      range === undefined || version === undefined ? undefined : isVersionInRange(version, range);
+    const found = { installed: true, binaryPath, version, versionSupported, credentials };
+    if (versionSupported === false && range !== undefined) {
+      return {
+        ...found,
+        ready: false,
+        reason: `${this.displayName} ${version} is outside the verified versions (${describeVersionRange(range)})`,
+        fix: `${this.installHint} (a version ${describeVersionRange(range)})`,
+      };
+    }
+    if (credentials === 'missing') {
+      return {
+        ...found,
+        ready: false,
+        reason: `${this.displayName} needs ${this.credentials.envVars.join(' or ')} and none is set`,
+        fix: credentialFix(this.credentials),
+      };
+    }
+    return { ...found, ready: true };
+  }
+
+  /** Finds the binary, probes its version, checks the key; throws before anything is written. */
+  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
+    const configured = readBaseCoderConfig(this.id, request.coderConfig).binary;
+    const binaryPath = findExecutable(configured ?? this.binary, request.env.PATH);
+    const who = { coderId: this.id, displayName: this.displayName };
+    if (binaryPath === undefined) {
+      throw new CoderNotInstalledError({
+        ...who,
+        installHint: this.installHint,
+        binary: configured ?? this.binary,
+        reason:
+          configured === undefined
+            ? undefined
+            : `the configured binary ${configured} is not an executable file`,
+      });
+    }
+    const version = await this.probeVersion(binaryPath, request.env);
+    const range = this.supportedVersions;
+    if (range !== undefined && version !== undefined && !isVersionInRange(version, range)) {
+      throw new CoderCliVersionUnsupportedError({
+        ...who,
+        foundVersion: version,
+        supportedVersions: range,
+        installHint: this.installHint,
+      });
+    }
+    if (evaluateCredentials(this.credentials, request.env) === 'missing') {
+      throw new CoderCredentialsMissingError({
+        ...who,
+        envVars: this.credentials.envVars,
+        configKey: this.credentials.configKey,
+      });
+    }
+    return { binaryPath, version };
+  }
+
+  /** Runs the CLI in the worktree under supervision and turns how it ended into a result or typed error. */
+  protected override async execute(
+    request: CoderV1Request,
+    context: InPlaceExecutionContext<SubprocessPreparation>,
+  ): Promise<InPlaceExecution> {
+    const { binaryPath, version } = context.preparation;
+    const argv = this.buildArgv(
+      request.prompt,
+      request.workspace,
+      stripModelPrefix(request.model, this.modelPrefix),
+    );
+    if (!Array.isArray(argv) || argv.length === 0 || argv.some((argument) => typeof argument !== 'string')) {
+      throw new TypeError(`${this.displayName}: buildArgv must return a non-empty array of strings.`);
+    }
+    const recorder = new OutputRecorder({
+      transcriptPath: request.transcriptPath,
+      capBytes: this.settings.transcriptCapBytes ?? 10 * mebibyte,
+      secrets: credentialValues(this.credentials, request.env),
+      emit: request.emit,
+      stdoutTailCharacters: mebibyte,
+      stderrTailCharacters: 64 * 1024,
+    });
+    const redactedArgv = argv.map((argument) => recorder.redact(argument));
+    const startedAt = Date.now();
+    let outcome: Awaited<ReturnType<typeof runSupervisedProcess>> | undefined;
+    try {
+      recorder.writeLine(
+        `=== snodo job ${request.jobId} attempt ${request.attempt} · ${this.id}@${version ?? 'unknown'} · ` +
+          `${new Date(startedAt).toISOString()} ===`,
+      );
+      recorder.writeLine(`$ ${JSON.stringify(redactedArgv)}`);
+      outcome = await runSupervisedProcess({
+        file: binaryPath,
+        args: argv.slice(1),
+        cwd: request.workspace,
+        env: { ...request.env, ...this.buildEnv(request) },
+        timeoutMs: request.timeoutMs,
+        idleTimeoutMs: this.idleTimeoutMs(request),
+        killGraceMs: this.settings.killGraceMs ?? 5000,
+        abortSignal: request.abortSignal,
+        onOutput: (stream, chunk) => recorder.push(stream, chunk),
+      });
+    } finally {
+      recorder.finish(`=== ${describeOutcome(outcome)} after ${Date.now() - startedAt} ms ===`);
+    }
+    this.throwForOutcome(request, outcome, recorder.stderrTail(4096));
+    const parsed = this.parseOutput({
+      stdout: recorder.stdoutTail,
+      stderr: recorder.stderrTail(),
+      exitCode: 0,
+    });
+    return {
+      usage: parsed.usage ?? null,
+      sessionId: parsed.sessionId,
+      cliVersion: version,
+      argv: redactedArgv,
+      exitCode: 0,
+      stderrTail: recorder.stderrTail(4096),
+      transcriptPath: request.transcriptPath,
+    };
+  }
+
+  private throwForOutcome(
+    request: CoderV1Request,
+    outcome: Awaited<ReturnType<typeof runSupervisedProcess>>,
+    stderrTail: string,
+  ): void {
+    const who = { coderId: this.id, displayName: this.displayName };
+    if (outcome.spawnError !== undefined) {
+      if (outcome.spawnError.code === 'ENOENT') {
+        throw new CoderNotInstalledError({ ...who, installHint: this.installHint, binary: this.binary });
+      }
+      throw new CoderFailedError({
+        ...who,
+        reason: `could not start: ${outcome.spawnError.message}`,
+        stderrTail,
+      });
+    }
+    if (outcome.stoppedBy === 'abort') {
+      throw new CoderAbortedError({ ...who, cause: request.abortSignal.reason });
+    }
+    if (outcome.stoppedBy !== undefined) {
+      throw new CoderTimeoutError({
+        ...who,
+        limit: outcome.stoppedBy,
+        timeoutMs: outcome.stoppedBy === 'wall-clock' ? request.timeoutMs : this.idleTimeoutMs(request),
+      });
+    }
+    if (outcome.exitCode !== 0 || outcome.signal !== undefined) {
+      throw new CoderFailedError({ ...who, exitCode: outcome.exitCode, signal: outcome.signal, stderrTail });
+    }
+  }
+
+  private idleTimeoutMs(request: CoderV1Request): number {
+    return request.idleTimeoutMs ?? this.settings.defaultIdleTimeoutMs ?? 600_000;
+  }
+
+  /** Runs `<binary> <versionArgs>` with a short limit; `undefined` when it fails or prints no version. */
+  private async probeVersion(
+    binaryPath: string,
+    env: Readonly<Record<string, string>>,
+  ): Promise<string | undefined> {
+    const result = await execa(binaryPath, [...this.versionArgs], {
+      // NOTE: outside the worktree, so a CLI that writes files on start cannot dirty it.
+      cwd: os.tmpdir(),
+      env: { ...env },
+      extendEnv: false,
+      stdin: 'ignore',
+      reject: false,
+      timeout: this.settings.versionProbeTimeoutMs ?? 10_000,
+      killSignal: 'SIGKILL',
+      maxBuffer: mebibyte,
+    });
+    if (result.failed) return undefined;
+    return this.parseVersion(`${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/** The transcript's last line for an attempt: how the process ended and who stopped it. */
+function describeOutcome(outcome: Awaited<ReturnType<typeof runSupervisedProcess>> | undefined): string {
+  if (outcome === undefined) return 'supervision failed';
+  if (outcome.spawnError !== undefined) {
+    return `could not start (${outcome.spawnError.code ?? outcome.spawnError.message})`;
+  }
+  const ending = outcome.signal === undefined ? `exit ${outcome.exitCode}` : `signal ${outcome.signal}`;
+  return outcome.stoppedBy === undefined ? ending : `${ending}, stopped by snodo (${outcome.stoppedBy})`;
+}

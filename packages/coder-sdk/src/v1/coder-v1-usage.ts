@@ -1,0 +1,24 @@
+/**
+ * Token usage and cost of one coder attempt, normalised across coders. `snodo meta` sums it per role.
+ *
+ * In-place CLIs need not report usage; what they do report is kept. Counting conventions differ between
+ * providers (Codex counts cached tokens inside input tokens, Claude separately); adapters normalise to the
+ * convention below.
+ */
+export interface CoderV1Usage {
+  /** Input (prompt) tokens, excluding cached input tokens. */
+  readonly inputTokens: number;
+  /** Output (completion) tokens, including reasoning tokens. */
+  readonly outputTokens: number;
+  /** Input tokens served from a provider cache. */
+  readonly cachedInputTokens: number;
+  /** Cost in US dollars, or `null` when unknown. A CLI-reported cost wins over snodo's price catalog. */
+  readonly costUsd: number | null;
+  /**
+   * `reported`: the coder or provider reported these numbers. `estimated`: snodo computed them (e.g. cost
+   * from the price catalog). A coder that made no model call reports zeros with `reported`.
+   */
+  readonly source: 'reported' | 'estimated';
+  /** The model the numbers belong to, when known (`claude-sonnet-4-5`), so core can price them. */
+  readonly model?: string;
+}
