@@ -4,8 +4,17 @@ import { GitCommandError } from '../errors/git-command-error.js';
 /**
  * Settings snodo forces on every git command it runs itself. A coder could have planted hooks or an
  * fsmonitor command in the shared repository config; snodo's own git calls must never run them.
+ * NOTE: a user's commit.gpgSign would make snodo's commit wait on a pinentry prompt nobody sees; snodo's
+ * commits are attested by its signed audit checkpoints instead.
  */
-const forcedConfiguration = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+const forcedConfiguration = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'commit.gpgSign=false',
+];
 
 /**
  * Variables that redirect git to another repository or inject configuration. They leak in from git hooks

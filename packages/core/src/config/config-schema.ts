@@ -55,6 +55,12 @@ export const coderSettingsSchema = z.object({
   command: z.array(z.string()).min(1).optional(),
   /** Whether the coder may keep its own attribution lines (co-author trailers) in commits. */
   keep_attribution: z.boolean().optional(),
+  /** The name shown in messages, for a coder declared here (`package` or `command`). */
+  display_name: z.string().min(1).optional(),
+  /** `in-place` (the coder edits the worktree) or `engine-managed`, for a coder declared here. */
+  kind: z.enum(['in-place', 'engine-managed']).optional(),
+  /** The model namespace routing to a coder declared here (`mine/`). */
+  model_prefix: z.string().min(1).optional(),
 });
 
 /** `coders.<id>` as loaded. */

@@ -19,7 +19,11 @@ export type { DiffContext, DiffFile, DiffFileStatus } from './constraints/diff-c
 export { evaluateConstraint, evaluateSnodoMutationGuard } from './constraints/evaluate-constraint.js';
 export { createScopeMatcher, filesInScope } from './constraints/files-in-scope.js';
 export { type LoadDiffContextOptions, loadDiffContext } from './constraints/load-diff-context.js';
-export { DEFAULT_SECRET_PATTERNS, maskSecret, noSecretsInDiff } from './constraints/no-secrets-in-diff.js';
+export {
+  DEFAULT_SECRET_PATTERNS,
+  maskSecretMatch,
+  noSecretsInDiff,
+} from './constraints/no-secrets-in-diff.js';
 export { type AddedLine, parseAddedLines } from './constraints/parse-added-lines.js';
 export type { Predicate, PredicateContext, PredicateResult } from './constraints/predicate.js';
 export {

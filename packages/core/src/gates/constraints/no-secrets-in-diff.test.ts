@@ -4,7 +4,7 @@ import {
   createTemporaryRepository,
   type TemporaryRepository,
 } from '../testing/temporary-repository.js';
-import { DEFAULT_SECRET_PATTERNS, maskSecret, noSecretsInDiff } from './no-secrets-in-diff.js';
+import { DEFAULT_SECRET_PATTERNS, maskSecretMatch, noSecretsInDiff } from './no-secrets-in-diff.js';
 
 let repository: TemporaryRepository;
 afterEach(() => repository?.remove());
@@ -24,7 +24,7 @@ describe('no_secrets_in_diff on a real diff', () => {
     const result = noSecretsInDiff({ diff, task: 't' }, {});
     expect(result.passed).toBe(false);
     expect(result.evidence?.findings).toEqual([
-      { path: 'src/config.ts', line: 2, pattern: 'aws_access_key_id', masked: maskSecret(awsKey) },
+      { path: 'src/config.ts', line: 2, pattern: 'aws_access_key_id', masked: maskSecretMatch(awsKey) },
     ]);
     expect(result.findings?.[0]).toMatchObject({ path: 'src/config.ts', line: 2 });
     // The raw secret appears nowhere in what gets logged or fed back to the coder.
@@ -107,7 +107,7 @@ describe('default secret patterns', () => {
   });
 
   it('masks all but a short prefix', () => {
-    expect(maskSecret(awsKey)).toBe(`AKIA${'*'.repeat(12)} (20 chars)`);
-    expect(maskSecret('hunter2')).toBe('******* (7 chars)');
+    expect(maskSecretMatch(awsKey)).toBe(`AKIA${'*'.repeat(12)} (20 chars)`);
+    expect(maskSecretMatch('hunter2')).toBe('******* (7 chars)');
   });
 });

@@ -54,7 +54,7 @@ function patternsFrom(params: Readonly<Record<string, unknown>>): CompiledPatter
  * Masks a matched secret for evidence: the first four characters stay (enough to recognise `AKIA`,
  * `ghp_`, `api_`), the rest become `*`, and the length is stated. Short matches are fully masked.
  */
-export function maskSecret(match: string): string {
+export function maskSecretMatch(match: string): string {
   const visible = match.length >= 12 ? match.slice(0, 4) : '';
   return `${visible}${'*'.repeat(Math.min(match.length - visible.length, 12))} (${match.length} chars)`;
 }
@@ -73,7 +73,7 @@ export const noSecretsInDiff: Predicate = (context, params) => {
       expression.lastIndex = 0;
       for (const match of added.text.matchAll(expression)) {
         if (match[0] === '') continue;
-        found.push({ path: added.path, line: added.line, pattern: name, masked: maskSecret(match[0]) });
+        found.push({ path: added.path, line: added.line, pattern: name, masked: maskSecretMatch(match[0]) });
       }
     }
   }

@@ -1,0 +1,117 @@
+import type { CoderV1Usage } from '@snodo/coder-sdk';
+import type { AuditTrail } from '../audit-trail/index.js';
+import type { EventChannel } from '../events/event-channel.js';
+import { type JobPaths, type JobState, updateJobState } from '../jobs/index.js';
+import type { RunContext } from './run-context.js';
+import type { RunEvent, RunStage } from './run-event.js';
+import type { RunTaskOptions } from './run-task-options.js';
+import { toMicroDollars, type UsageLedger, type UsageReport } from './usage-ledger.js';
+
+/**
+ * One job in flight: its context, and the four things every stage does — report an event, append to the
+ * audit log, update `state.json`, count usage. Stages are plain functions taking a `JobRun`, so each
+ * stage's file holds only what that stage decides.
+ */
+export class JobRun {
+  constructor(
+    readonly context: RunContext,
+    readonly options: RunTaskOptions,
+    readonly jobId: string,
+    readonly paths: JobPaths,
+    readonly auditTrail: AuditTrail,
+    private readonly events: EventChannel<RunEvent>,
+    readonly usage: UsageLedger,
+    readonly startedAt: number,
+  ) {}
+
+  get signal(): AbortSignal | undefined {
+    return this.options.signal;
+  }
+
+  emit(event: RunEvent): void {
+    this.events.push(event);
+  }
+
+  note(level: 'info' | 'warn', message: string): void {
+    this.emit({ type: 'job-note', jobId: this.jobId, level, message });
+  }
+
+  audit(type: string, data: Record<string, unknown>, actor?: string): Promise<unknown> {
+    return this.auditTrail.append(type, data, { job: this.jobId, ...(actor ? { actor } : {}) });
+  }
+
+  updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {
+    return updateJobState(this.context.repositoryRoot, this.jobId, mutate);
+  }
+
+  /** Throws the abort reason when the run was cancelled, so no new stage starts after Ctrl-C. */
+  throwIfCancelled(): void {
+    this.options.signal?.throwIfAborted();
+  }
+
+  /** Counts usage for a role, records it in `state.json` and reports a `usage` event. */
+  async recordUsage(role: string, report: UsageReport | CoderV1Usage): Promise<void> {
+    this.usage.add(role, report);
+    const snapshot = this.usage.snapshot();
+    await this.updateState((state) => ({ ...state, usage: snapshot }));
+    this.emit({
+      type: 'usage',
+      jobId: this.jobId,
+      role,
+      usage: report,
+      totalTokens: this.usage.totalTokens(),
+    });
+  }
+
+  /** Usage as audit data: integers only (cost in micro-dollars). */
+  static auditUsage(report: UsageReport | CoderV1Usage | null | undefined): Record<string, unknown> | null {
+    if (!report) return null;
+    return {
+      input_tokens: report.inputTokens,
+      output_tokens: report.outputTokens,
+      cached_input_tokens: report.cachedInputTokens,
+      cost_micro_usd: toMicroDollars(report.costUsd),
+      source: report.source,
+      model: report.model,
+    };
+  }
+
+  /**
+   * Runs one stage: reports `stage-start`/`stage-end`, records its timing in `state.json` (keyed by stage,
+   * with the attempt for repeated stages), and passes any error through untouched.
+   */
+  async stage<T>(
+    stage: RunStage,
+    work: () => Promise<T>,
+    options: { attempt?: number; detail?: string } = {},
+  ): Promise<T> {
+    this.throwIfCancelled();
+    const key = options.attempt && options.attempt > 1 ? `${stage}#${options.attempt}` : stage;
+    const started = Date.now();
+    const startedAt = new Date(started).toISOString();
+    this.emit({
+      type: 'stage-start',
+      jobId: this.jobId,
+      stage,
+      ...(options.attempt ? { attempt: options.attempt } : {}),
+      ...(options.detail ? { detail: options.detail } : {}),
+    });
+    await this.updateState((state) => ({ ...state, stages: { ...state.stages, [key]: { startedAt } } }));
+    try {
+      return await work();
+    } finally {
+      const durationMs = Date.now() - started;
+      await this.updateState((state) => ({
+        ...state,
+        stages: { ...state.stages, [key]: { startedAt, endedAt: new Date().toISOString(), durationMs } },
+      }));
+      this.emit({
+        type: 'stage-end',
+        jobId: this.jobId,
+        stage,
+        durationMs,
+        ...(options.attempt ? { attempt: options.attempt } : {}),
+      });
+    }
+  }
+}

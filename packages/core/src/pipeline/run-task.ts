@@ -1,0 +1,323 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { CoderPromptFinding } from '@snodo/coder-sdk';
+import { AuditTrail } from '../audit-trail/index.js';
+import { resolveCoderName } from '../coders/index.js';
+import { EventChannel } from '../events/event-channel.js';
+import { isRecoverable, loadDiffContext } from '../gates/index.js';
+import { createTaskWorkspace, useCurrentCheckout } from '../isolation/index.js';
+import { createJob, reconcileInterruptedJobs } from '../jobs/index.js';
+import { resolveModels } from '../models/index.js';
+import type { ProtocolMode } from '../protocol/index.js';
+import { finishJob } from './finish-job.js';
+import { endingFromDecision, endingFromError, type JobEnding } from './job-ending.js';
+import { JobRun } from './job-run.js';
+import { loadRunContext, type RunContext } from './run-context.js';
+import type { RunEvent } from './run-event.js';
+import type { RunTaskOptions } from './run-task-options.js';
+import type { RunTaskResult } from './run-task-result.js';
+import { ensureRuntimeExclusions } from './runtime-exclusions.js';
+import { classifyTask } from './stage-classify.js';
+import { executeAttempt } from './stage-execute.js';
+import { runGates } from './stage-gates.js';
+import { landJob } from './stage-land.js';
+import { type ResolvedCoder, resolveCoder } from './stage-resolve.js';
+import type { RunWorkspace } from './task-workspace.js';
+import { UsageLedger } from './usage-ledger.js';
+
+/** A running task: its events as they happen, and its result when it ends. */
+export interface RunTaskHandle {
+  /** Every stage, verdict, output chunk and usage report, in order; ends after `job-end`. */
+  readonly events: AsyncIterable<RunEvent>;
+  /**
+   * The job's result. Rejects only when no job could be created (invalid protocol or config, not a git
+   * repository): then the error is typed (`PROTOCOL_INVALID`, `CONFIG_INVALID`…). Every failure after
+   * that is a result with `status` `failed`, `halted` or `cancelled`.
+   */
+  readonly result: Promise<RunTaskResult>;
+}
+
+const SNODO_VERSION = '0.1.0';
+
+/**
+ * Runs one task through the governed pipeline (SPEC §2): classify, resolve the coder, isolate, pre-execute
+ * gates, the coder (with the fix loop), post-execute gates on the real diff, land, and report — every
+ * decision audited. Cancel through `options.signal`.
+ */
+export function runTask(options: RunTaskOptions): RunTaskHandle {
+  const channel = new EventChannel<RunEvent>();
+  const result = orchestrate(options, channel).finally(() => channel.close());
+  // A caller that only reads the events must not see an unhandled rejection; awaiting `result` still throws.
+  result.catch(() => {});
+  return { events: channel, result };
+}
+
+function classifierModel(context: RunContext, options: RunTaskOptions): string | undefined {
+  const selection = resolveCoderName({
+    registry: context.registry,
+    mock: options.mock ?? false,
+    coderFlag: options.coder,
+    model: options.model ?? context.config.model,
+  });
+  return resolveModels({
+    registry: context.registry,
+    coderRegistration: context.registry.registration(selection.coderId),
+    modelFlag: options.model,
+    coderFlag: options.coder,
+    mock: options.mock ?? false,
+    config: context.config,
+  }).classifier.model;
+}
+
+function findingsFrom(
+  verdicts: readonly { gateId: string; severity: string; error: boolean; justification: string }[],
+): CoderPromptFinding[] {
+  return verdicts
+    .filter((verdict) => verdict.severity !== 'pass' || verdict.error)
+    .map((verdict) => ({
+      validatorId: verdict.gateId,
+      severity: verdict.error ? 'error' : verdict.severity,
+      justification: verdict.justification,
+    }));
+}
+
+async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEvent>): Promise<RunTaskResult> {
+  const context = await loadRunContext(options);
+  ensureRuntimeExclusions(context.gitCommonDirectory);
+  const auditTrail = await AuditTrail.open({
+    repositoryRoot: context.repositoryRoot,
+    snodoHome: context.snodoHome,
+    actor: context.actor,
+    createdBy: `snodo@${SNODO_VERSION}`,
+  });
+  try {
+    for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot)) {
+      await auditTrail.append(
+        'job-interrupt',
+        { pid: interrupted.process.pid, previous_status: 'running' },
+        { job: interrupted.jobId },
+      );
+    }
+    const requestOptions = {
+      coder: options.coder,
+      model: options.model,
+      mock: options.mock ?? false,
+      mode: options.mode,
+      isolation: options.isolation ?? true,
+      base: options.base,
+      mergeStrategy: options.mergeStrategy,
+      timeoutSeconds: options.timeoutSeconds,
+    };
+    const job = createJob({
+      repositoryRoot: context.repositoryRoot,
+      task: options.task,
+      cwd: options.cwd,
+      requestOptions,
+    });
+    const run = new JobRun(
+      context,
+      options,
+      job.jobId,
+      job.paths,
+      auditTrail,
+      channel,
+      new UsageLedger(context.config.prices),
+      Date.now(),
+    );
+    run.emit({ type: 'job-start', jobId: run.jobId, task: options.task });
+    for (const warning of [...context.configWarnings, ...context.protocolWarnings]) {
+      run.note('warn', `${warning.file}:${warning.line}:${warning.column}: ${warning.message}`);
+    }
+    await run.audit('job-start', {
+      task: options.task,
+      actor: context.actor,
+      protocol_id: context.protocol.protocol_id,
+      protocol_sha256: createHash('sha256').update(readFileSync(context.protocolPath)).digest('hex'),
+      options: requestOptions,
+    });
+    let workspace: RunWorkspace | undefined;
+    let ending: JobEnding;
+    try {
+      ending = await governedRun(run, (created) => {
+        workspace = created;
+      });
+    } catch (error) {
+      ending = endingFromError(error, options.signal?.aborted === true);
+    }
+    return await finishJob(run, ending, workspace);
+  } finally {
+    await auditTrail.close();
+  }
+}
+
+async function governedRun(run: JobRun, onWorkspace: (workspace: RunWorkspace) => void): Promise<JobEnding> {
+  const { context, options } = run;
+  const { protocol } = context;
+
+  const classification = await run.stage('classify', () =>
+    classifyTask(run, classifierModel(context, options)),
+  );
+  const mode: ProtocolMode = classification.mode;
+  await run.audit('task-classify', {
+    mode: mode.mode_id,
+    mode_source: classification.modeSource,
+    flow_type: classification.flowType,
+    flow_type_source: classification.flowTypeSource,
+    reason: classification.reason,
+  });
+  await run.updateState((state) => ({ ...state, mode: mode.mode_id, flowType: classification.flowType }));
+
+  const coder: ResolvedCoder = await run.stage('resolve', () => resolveCoder(context, options, mode));
+  for (const secret of coder.secrets) run.auditTrail.addSecret(secret);
+  const version = coder.availability.version;
+  await run.audit('coder-resolve', {
+    coder: coder.adapter.id,
+    source: coder.selection.source,
+    kind: coder.adapter.kind,
+    version,
+    credentials: coder.credentialSource,
+    models: {
+      judging: { ...coder.models.judging },
+      classifier: { ...coder.models.classifier },
+      coder: { ...coder.models.coder },
+    },
+  });
+  await run.updateState((state) => ({
+    ...state,
+    coder: {
+      id: coder.adapter.id,
+      displayName: coder.adapter.displayName,
+      kind: coder.adapter.kind,
+      source: coder.selection.source,
+      ...(version ? { version } : {}),
+    },
+    models: {
+      judging: { ...coder.models.judging },
+      classifier: { ...coder.models.classifier },
+      coder: { ...coder.models.coder },
+    },
+  }));
+
+  const workspace = await run.stage<RunWorkspace>('isolate', () =>
+    options.isolation === false
+      ? useCurrentCheckout({ repositoryRoot: context.repositoryRoot })
+      : createTaskWorkspace({
+          repositoryRoot: context.repositoryRoot,
+          jobId: run.jobId,
+          task: options.task,
+          base: options.base,
+          configuredBase: protocol.execution.base_branch,
+          worktreesDirectory: context.worktreesDirectory,
+        }),
+  );
+  onWorkspace(workspace);
+  await run.audit('workspace-create', {
+    isolated: workspace.isolated,
+    worktree: workspace.worktreePath,
+    branch: workspace.branch,
+    base_ref: workspace.baseRef,
+    base_commit: workspace.baseCommit,
+    base_source: workspace.baseSource,
+  });
+  await run.updateState((state) => ({
+    ...state,
+    isolation: {
+      mode: workspace.isolated ? 'worktree' : 'none',
+      worktreePath: workspace.worktreePath,
+      branch: workspace.branch,
+      baseRef: workspace.baseRef,
+      baseCommit: workspace.baseCommit,
+    },
+  }));
+
+  const judgingModel = coder.models.judging.model;
+  const pre = await run.stage('pre-gates', () =>
+    runGates(run, {
+      phase: 'pre_execute',
+      attempt: 1,
+      mode,
+      worktreePath: workspace.worktreePath,
+      judgingModel,
+    }),
+  );
+  if (pre.decision.action === 'halt' || pre.decision.action === 'escalate') {
+    return endingFromDecision('pre_execute', pre.decision, pre.verdicts);
+  }
+  if (pre.decision.action === 'proceed_with_log') run.note('info', pre.decision.justification);
+
+  const maxAttempts = 1 + protocol.execution.max_fix_attempts;
+  let findings: CoderPromptFinding[] = [];
+  let lastHalt: JobEnding | undefined;
+  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    const executed = await run.stage(
+      'execute',
+      () => executeAttempt(run, { coder, mode, workspace: workspace.worktreePath, attempt, findings }),
+      { attempt, detail: coder.adapter.displayName },
+    );
+    if (executed.status === 'no-changes') {
+      if (attempt === 1) {
+        return {
+          status: 'done',
+          outcome: 'no_changes',
+          summary: `${coder.adapter.displayName} made no change; nothing to merge.`,
+        };
+      }
+      return (
+        lastHalt ?? { status: 'halted', outcome: 'blocker', summary: 'The fix attempt changed nothing.' }
+      );
+    }
+    const diff = await loadDiffContext({ cwd: workspace.worktreePath, baseCommit: workspace.baseCommit });
+    const post = await run.stage(
+      'post-gates',
+      () =>
+        runGates(run, {
+          phase: 'post_execute',
+          attempt,
+          mode,
+          worktreePath: workspace.worktreePath,
+          judgingModel,
+          diff,
+        }),
+      { attempt },
+    );
+    if (post.decision.action === 'proceed' || post.decision.action === 'proceed_with_log') {
+      if (post.decision.action === 'proceed_with_log') run.note('info', post.decision.justification);
+      return land(run, workspace);
+    }
+    lastHalt = endingFromDecision('post_execute', post.decision, post.verdicts);
+    const recoverable = isRecoverable(post.verdicts, post.decision, {
+      fixFailingTests: protocol.execution.fix_failing_tests,
+    });
+    if (!recoverable || attempt === maxAttempts) return lastHalt;
+    findings = findingsFrom(post.verdicts);
+    run.note(
+      'info',
+      `Attempt ${attempt} did not pass the gates; asking ${coder.adapter.displayName} to fix ${findings.length} finding(s).`,
+    );
+    await run.audit('fix-request', {
+      attempt: attempt + 1,
+      findings: findings.map((finding) => ({ ...finding })),
+    });
+  }
+  return lastHalt ?? { status: 'halted', outcome: 'blocker', summary: 'The gates did not pass.' };
+}
+
+async function land(run: JobRun, workspace: RunWorkspace): Promise<JobEnding> {
+  const strategy = run.options.mergeStrategy ?? run.context.protocol.execution.merge_strategy;
+  const firstLine =
+    run.options.task
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? 'task';
+  const landing = await run.stage('land', () =>
+    landJob(run, { workspace, strategy, message: `snodo(${run.jobId}): ${firstLine.slice(0, 72)}` }),
+  );
+  switch (landing.outcome) {
+    case 'merged':
+      return { status: 'done', outcome: 'merged', summary: landing.message, landing };
+    case 'branch_kept':
+      return { status: 'done', outcome: 'branch_kept', summary: landing.message, landing };
+    default:
+      return { status: 'halted', outcome: landing.outcome, summary: landing.message, landing };
+  }
+}

@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import {
+  buildCoderPrompt,
+  buildInstructions,
+  type CoderPromptFinding,
+  type CoderV1Request,
+  type CoderV1Result,
+  SnodoMutationError,
+  WorktreeNotCleanError,
+} from '@snodo/coder-sdk';
+import {
+  commitWithMessage,
+  diffNameStatus,
+  diffPatch,
+  git,
+  revParse,
+  workingTreeStatus,
+} from '../git/index.js';
+import type { AttemptRecord } from '../jobs/index.js';
+import { constraintsForMode, type ProtocolMode } from '../protocol/index.js';
+import { applyFileProposals } from '../workspace/index.js';
+import { CoderContractViolationError } from './coder-contract-violation-error.js';
+import { JobRun } from './job-run.js';
+import type { ResolvedCoder } from './stage-resolve.js';
+import { taskCommitMessage } from './task-commit-message.js';
+
+/** What one coder attempt left on the task branch. */
+export interface AttemptOutcome {
+  readonly status: 'changed' | 'no-changes';
+  readonly commit?: string;
+  readonly changedFiles: readonly string[];
+  readonly result: CoderV1Result;
+}
+
+function isSnodoPath(path: string): boolean {
+  return path === '.snodo' || path.toLowerCase().startsWith('.snodo/');
+}
+
+async function commitProposals(
+  run: JobRun,
+  coder: ResolvedCoder,
+  workspace: string,
+  result: CoderV1Result,
+): Promise<string | undefined> {
+  applyFileProposals(workspace, result.proposals ?? []);
+  const status = await workingTreeStatus(workspace);
+  if (status.length === 0) return undefined;
+  return commitWithMessage({
+    cwd: workspace,
+    stageAll: true,
+    message: taskCommitMessage({
+      jobId: run.jobId,
+      task: run.options.task,
+      coderId: coder.adapter.id,
+      coderVersion: result.cliVersion ?? coder.availability.version,
+    }),
+  });
+}
+
+/**
+ * Re-checks what the attempt left, whatever kind of coder ran: at most one new commit, which is the branch
+ * tip; nothing under `.snodo/`; a clean worktree. An adapter not built on the SDK is held to the contract
+ * here too.
+ */
+async function checkAttempt(
+  coder: ResolvedCoder,
+  workspace: string,
+  headBefore: string,
+): Promise<{ commit?: string; changedFiles: string[] }> {
+  const head = await revParse(workspace, 'HEAD');
+  const count = Number(
+    (
+      await git(['rev-list', '--count', `${headBefore}..${head}`], { cwd: workspace, readOnly: true })
+    ).stdout.trim(),
+  );
+  const violation = (problem: string) =>
+    new CoderContractViolationError({
+      coderId: coder.adapter.id,
+      displayName: coder.adapter.displayName,
+      problem,
+    });
+  if (count > 1) throw violation(`the attempt added ${count} commits to the task branch instead of one`);
+  const changes = count === 0 ? [] : await diffNameStatus({ cwd: workspace, from: headBefore, to: head });
+  const touched = changes.flatMap((change) => [
+    change.path,
+    ...(change.previousPath ? [change.previousPath] : []),
+  ]);
+  const snodoPaths = touched.filter(isSnodoPath);
+  if (snodoPaths.length > 0) {
+    throw new SnodoMutationError({
+      coderId: coder.adapter.id,
+      displayName: coder.adapter.displayName,
+      paths: snodoPaths,
+    });
+  }
+  const leftover = await workingTreeStatus(workspace);
+  if (leftover.length > 0) {
+    throw new WorktreeNotCleanError({
+      workspace,
+      statusLines: leftover.map((entry) => `${entry.index}${entry.workTree} ${entry.path}`),
+    });
+  }
+  return count === 0
+    ? { changedFiles: [] }
+    : { commit: head, changedFiles: changes.map((change) => change.path).sort() };
+}
+
+/**
+ * One coder attempt (SPEC §2 step 7): builds the prompt and instructions, runs the coder in the worktree,
+ * writes and commits an engine-managed coder's proposals (paths confined to the worktree), re-checks the
+ * result, and records it: `coder-start` and `coder-end` in the audit log, the attempt in `state.json`,
+ * the coder's usage.
+ */
+export async function executeAttempt(
+  run: JobRun,
+  options: {
+    coder: ResolvedCoder;
+    mode: ProtocolMode;
+    workspace: string;
+    attempt: number;
+    findings: readonly CoderPromptFinding[];
+  },
+): Promise<AttemptOutcome> {
+  const { coder, mode, workspace, attempt } = options;
+  const { protocol } = run.context;
+  const constraints = constraintsForMode(protocol, mode.mode_id).map((constraint) => constraint.description);
+  const guidance = {
+    modeName: mode.name,
+    ...(mode.instructions ? { instructions: mode.instructions } : {}),
+    constraints,
+    ...(mode.scope ? { scope: mode.scope } : {}),
+  };
+  const prompt = buildCoderPrompt({
+    task: run.options.task,
+    ...guidance,
+    findings: options.findings,
+    attempt,
+  });
+  const instructions = buildInstructions(guidance);
+  writeFileSync(run.paths.instructions, instructions);
+  const headBefore = await revParse(workspace, 'HEAD');
+  const settingsTimeout = coder.coderConfig.timeout_seconds;
+  const timeoutSeconds =
+    run.options.timeoutSeconds ??
+    (typeof settingsTimeout === 'number' ? settingsTimeout : protocol.execution.coder_timeout_seconds);
+
+  const request: CoderV1Request = {
+    jobId: run.jobId,
+    attempt,
+    task: run.options.task,
+    prompt,
+    workspace,
+    model: coder.models.coder.model,
+    env: coder.env,
+    timeoutMs: timeoutSeconds * 1000,
+    abortSignal: run.signal ?? new AbortController().signal,
+    instructions,
+    instructionsPath: run.paths.instructions,
+    transcriptPath: run.paths.transcript,
+    coderConfig: coder.coderConfig,
+    emit: (event) => {
+      if (event.type === 'coder-output') run.emit({ ...event, jobId: run.jobId });
+      else if (event.type === 'coder-progress') run.emit({ ...event, jobId: run.jobId });
+      else
+        run.emit({
+          type: 'usage',
+          jobId: run.jobId,
+          role: 'coder',
+          usage: event.usage,
+          totalTokens: run.usage.totalTokens(),
+        });
+    },
+  };
+  await run.audit('coder-start', {
+    attempt,
+    coder: coder.adapter.id,
+    kind: coder.adapter.kind,
+    model: coder.models.coder.model,
+    timeout_seconds: timeoutSeconds,
+    prompt_sha256: createHash('sha256').update(prompt).digest('hex'),
+    base_commit: headBefore,
+  });
+
+  const started = Date.now();
+  const result = await coder.adapter.doRun(request);
+  if (coder.adapter.kind === 'engine-managed' && result.status === 'changed') {
+    await commitProposals(run, coder, workspace, result);
+  }
+  const checked = await checkAttempt(coder, workspace, headBefore);
+  if (coder.adapter.kind === 'in-place' && result.commit !== undefined && result.commit !== checked.commit) {
+    throw new CoderContractViolationError({
+      coderId: coder.adapter.id,
+      displayName: coder.adapter.displayName,
+      problem: `it reported commit ${result.commit} but the task branch is at ${checked.commit ?? headBefore}`,
+    });
+  }
+  const status = checked.commit ? 'changed' : 'no-changes';
+  const durationMs = result.durationMs ?? Date.now() - started;
+  if (result.usage) {
+    await run.recordUsage('coder', {
+      ...result.usage,
+      model: result.usage.model ?? coder.models.coder.model,
+    });
+  }
+  const diffHash = checked.commit
+    ? createHash('sha256')
+        .update(await diffPatch({ cwd: workspace, from: headBefore, to: checked.commit }))
+        .digest('hex')
+    : undefined;
+  await run.audit('coder-end', {
+    attempt,
+    status,
+    commit: checked.commit,
+    files: checked.changedFiles,
+    diff_sha256: diffHash,
+    cli_version: result.cliVersion ?? coder.availability.version,
+    argv: result.argv ? [...result.argv] : undefined,
+    exit_code: result.exitCode,
+    duration_ms: Math.round(durationMs),
+    usage: JobRun.auditUsage(result.usage),
+  });
+  const record: AttemptRecord = {
+    attempt,
+    status,
+    changedFiles: checked.changedFiles,
+    durationMs: Math.round(durationMs),
+    ...(checked.commit ? { commit: checked.commit } : {}),
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    ...(result.cliVersion ? { cliVersion: result.cliVersion } : {}),
+  };
+  await run.updateState((state) => ({ ...state, attempts: [...state.attempts, record] }));
+  return {
+    status,
+    changedFiles: checked.changedFiles,
+    result,
+    ...(checked.commit ? { commit: checked.commit } : {}),
+  };
+}

@@ -1,0 +1,100 @@
+import { CHECKPOINT_TRAILER_KEY } from '@snodo/audit';
+import {
+  type LandingStrategy,
+  type LandTaskBranchResult,
+  landTaskBranch,
+  removeTaskWorkspace,
+} from '../isolation/index.js';
+import type { JobRun } from './job-run.js';
+import type { RunWorkspace } from './task-workspace.js';
+
+/** How landing ended, in the words `state.json` and the result use. */
+export interface LandingRecord {
+  readonly strategy: LandingStrategy;
+  readonly outcome: LandTaskBranchResult['outcome'];
+  readonly message: string;
+  readonly mergeCommit?: string;
+  readonly previousBaseCommit?: string;
+  readonly conflictedFiles?: readonly string[];
+  readonly overlappingPaths?: readonly string[];
+  readonly worktreeRemoved: boolean;
+}
+
+function trailerValue(trailerLine: string): string {
+  return trailerLine.slice(trailerLine.indexOf(':') + 1).trim();
+}
+
+/**
+ * Lands the task branch on the base (SPEC §6): the intent is audited and flushed to disk first, a signed
+ * checkpoint goes into the merge commit's trailers, the base moves by compare-and-swap without ever
+ * overwriting the user's uncommitted work, and the worktree (and a merged branch) is removed on success.
+ * A conflict or a deferred merge keeps everything for `snodo task merge`.
+ */
+export async function landJob(
+  run: JobRun,
+  options: { workspace: RunWorkspace; strategy: LandingStrategy; message: string },
+): Promise<LandingRecord> {
+  const { workspace, strategy } = options;
+  const { repositoryRoot, worktreesDirectory } = run.context;
+  if (!workspace.isolated) {
+    await run.audit('merge-end', { strategy: 'in-place', outcome: 'merged', branch: workspace.branch });
+    return {
+      strategy,
+      outcome: 'merged',
+      message: `The change was committed on ${workspace.branch} in your checkout (--no-isolation).`,
+      worktreeRemoved: false,
+    };
+  }
+  await run.audit('merge-start', {
+    strategy,
+    base_ref: workspace.baseRef,
+    base_commit: workspace.baseCommit,
+    branch: workspace.branch,
+  });
+  await run.auditTrail.sync();
+  const { trailer } = await run.auditTrail.checkpoint();
+  const landed = await landTaskBranch({
+    repositoryRoot,
+    baseRef: workspace.baseRef,
+    baseCommit: workspace.baseCommit,
+    branch: workspace.branch,
+    worktreePath: workspace.worktreePath,
+    strategy,
+    jobId: run.jobId,
+    message: options.message,
+    trailers: { 'Snodo-Job': run.jobId, [CHECKPOINT_TRAILER_KEY]: trailerValue(trailer) },
+  });
+  await run.audit(
+    landed.outcome === 'merged' || landed.outcome === 'branch_kept' ? 'merge-end' : 'job-retain',
+    {
+      strategy,
+      outcome: landed.outcome,
+      merge_commit: landed.mergeCommit,
+      previous_base_commit: landed.previousBaseCommit,
+      fast_forward: landed.fastForward,
+      conflicted_files: landed.conflictedFiles ? [...landed.conflictedFiles] : undefined,
+      overlapping_paths: landed.overlappingPaths ? [...landed.overlappingPaths] : undefined,
+    },
+  );
+  let worktreeRemoved = false;
+  if (landed.outcome === 'merged' || landed.outcome === 'branch_kept') {
+    const removed = await removeTaskWorkspace({
+      repositoryRoot,
+      worktreesDirectory,
+      worktreePath: workspace.worktreePath,
+      branch: workspace.branch,
+      baseRef: workspace.baseRef,
+    });
+    worktreeRemoved = removed.worktreeRemoved;
+  }
+  return {
+    strategy,
+    outcome: landed.outcome,
+    message: landed.message,
+    worktreeRemoved,
+    ...(landed.mergeCommit ? { mergeCommit: landed.mergeCommit } : {}),
+    ...(landed.previousBaseCommit ? { previousBaseCommit: landed.previousBaseCommit } : {}),
+    ...(landed.conflictedFiles ? { conflictedFiles: landed.conflictedFiles } : {}),
+    ...(landed.overlappingPaths ? { overlappingPaths: landed.overlappingPaths } : {}),
+  };
+}

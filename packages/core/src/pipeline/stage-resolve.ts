@@ -1,0 +1,89 @@
+import {
+  availabilityError,
+  buildCoderEnvironment,
+  type CoderAdapterV1,
+  type CoderV1Availability,
+} from '@snodo/coder-sdk';
+import { type CoderRegistration, type ResolvedCoderName, resolveCoderName } from '../coders/index.js';
+import { type ResolvedModels, resolveModels } from '../models/index.js';
+import type { ProtocolMode } from '../protocol/index.js';
+import { lookUpCoderCredentials } from './coder-credentials.js';
+import type { RunContext } from './run-context.js';
+import type { RunTaskOptions } from './run-task-options.js';
+
+/** The coder that will run, its models, and the environment it runs with. */
+export interface ResolvedCoder {
+  readonly registration: CoderRegistration;
+  readonly adapter: CoderAdapterV1;
+  readonly selection: ResolvedCoderName;
+  readonly models: ResolvedModels;
+  /** Allow-listed environment plus this coder's credentials and `coders.<id>.env`. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly credentialSource: 'config' | 'environment' | 'none';
+  readonly availability: CoderV1Availability;
+  /** `coders.<id>` from config under the mode's `coder_config` (the request's `coderConfig`). */
+  readonly coderConfig: Readonly<Record<string, unknown>>;
+  /** Secret values injected into the coder's environment, to mask in the audit log and transcripts. */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * Picks the coder and models (SPEC §4.3, §4.4) and checks the coder can run here before anything is
+ * created: a missing binary or key fails now with the quick-setup text.
+ */
+export async function resolveCoder(
+  context: RunContext,
+  options: RunTaskOptions,
+  mode: ProtocolMode | undefined,
+): Promise<ResolvedCoder> {
+  const model = options.model ?? context.config.model;
+  const selection = resolveCoderName({
+    registry: context.registry,
+    mock: options.mock ?? false,
+    coderFlag: options.coder,
+    modeCoder: mode?.coder,
+    modeId: mode?.mode_id,
+    model,
+  });
+  const registration = context.registry.registration(selection.coderId);
+  const models = resolveModels({
+    registry: context.registry,
+    coderRegistration: registration,
+    modelFlag: options.model,
+    coderFlag: options.coder,
+    modeCoder: mode?.coder,
+    modeId: mode?.mode_id,
+    mock: options.mock ?? false,
+    config: context.config,
+    modeCoderConfig: mode?.coder_config,
+  });
+  const adapter = await context.registry.get(selection.coderId);
+  const settings = context.config.coders?.[adapter.id] ?? {};
+  const credentials = lookUpCoderCredentials(adapter, context.config, context.env);
+  const extra = settings.env ?? {};
+  const env = buildCoderEnvironment({
+    parentEnv: context.env,
+    credentials: { ...extra, ...credentials.variables },
+  });
+  const availability = await adapter.checkAvailability({
+    env,
+    ...(settings.binary ? { binaryPath: settings.binary } : {}),
+  });
+  const notReady = availabilityError(adapter, availability);
+  if (notReady) throw notReady;
+  // The mode only configures the coder it names; a mode naming another coder leaves its settings out.
+  const modeConfig = mode?.coder === undefined || mode.coder === adapter.id ? (mode?.coder_config ?? {}) : {};
+  return {
+    registration,
+    adapter,
+    selection,
+    models,
+    env,
+    credentialSource: credentials.source,
+    availability,
+    coderConfig: { ...settings, ...modeConfig },
+    secrets: [...Object.values(credentials.variables), ...Object.values(extra)].filter(
+      (value) => value.length >= 8,
+    ),
+  };
+}
