@@ -1,1 +1,68 @@
-export {};
+export {
+  type AttestationSubject,
+  type AttestationVerification,
+  type ExportAttestationOptions,
+  exportAttestation,
+  IN_TOTO_PAYLOAD_TYPE,
+  IN_TOTO_STATEMENT_TYPE,
+  type InTotoStatement,
+  SNODO_JOB_PREDICATE_TYPE,
+  verifyAttestation,
+} from './attestation.js';
+export type { AuditData, AuditEvent, AuditEventBody, AuditEventInput, AuditValue } from './audit-event.js';
+export { GENESIS_PREV, LOG_CREATE_TYPE, LOG_RECOVER_TYPE } from './audit-event.js';
+export { type AuditHead, AuditLog } from './audit-log.js';
+export type {
+  AuditVerifyFailure,
+  AuditVerifyFailureCode,
+  AuditVerifyResult,
+  AuditVerifyWarning,
+  AuditVerifyWarningCode,
+} from './audit-verify-result.js';
+export { type CanonicalJsonOptions, canonicalJson } from './canonical-json.js';
+export {
+  type AuditCheckpointBody,
+  CHECKPOINT_DOMAIN,
+  type CheckpointHead,
+  checkCheckpointSignature,
+  type SignedCheckpoint,
+  signCheckpoint,
+} from './checkpoint.js';
+export { appendCheckpoint, readCheckpoints } from './checkpoint-store.js';
+export {
+  CHECKPOINT_TRAILER_KEY,
+  formatCheckpointTrailer,
+  parseCheckpointTrailer,
+} from './checkpoint-trailer.js';
+export {
+  type DsseEnvelope,
+  type DsseSignature,
+  type OpenedEnvelope,
+  openEnvelope,
+  preAuthEncoding,
+  signEnvelope,
+} from './dsse.js';
+export { AuditChainError } from './errors/audit-chain-error.js';
+export { AuditCheckpointError } from './errors/audit-checkpoint-error.js';
+export { AuditError, type AuditErrorOptions } from './errors/audit-error.js';
+export { AuditEventError } from './errors/audit-event-error.js';
+export { AuditFileError } from './errors/audit-file-error.js';
+export { AuditKeyError } from './errors/audit-key-error.js';
+export { AuditKeyPermissionError } from './errors/audit-key-permission-error.js';
+export { AuditLockTimeoutError } from './errors/audit-lock-timeout-error.js';
+export { AuditOptionsError } from './errors/audit-options-error.js';
+export { AuditWriteError } from './errors/audit-write-error.js';
+export { EVENT_HASH_DOMAIN, hashEvent, type SerializedEvent, serializeEvent } from './event-hash.js';
+export { type OpenAuditLogOptions, openAuditLog } from './open-audit-log.js';
+export { type ReadAuditEventsOptions, readAuditEvents } from './read-audit-events.js';
+export { MIN_SECRET_LENGTH, REDACTED, Redactor, SECRET_KEY_SUFFIXES } from './redactor.js';
+export {
+  createSigningKey,
+  keyIdOf,
+  loadPublicKey,
+  loadSigningKey,
+  PUBLIC_KEY_FILE,
+  SIGNING_KEY_FILE,
+  type SigningKey,
+} from './signing-key.js';
+export { type VerifyAuditLogOptions, verifyAuditLog } from './verify-audit-log.js';
