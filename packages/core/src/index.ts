@@ -393,6 +393,31 @@ export {
   type YamlSource,
 } from './protocol/index.js';
 export {
+  type AbandonResult,
+  abandonJob,
+  approveJob,
+  type CheckpointSources,
+  type ContinueJobOptions,
+  diffJob,
+  exportJobAttestation,
+  JobActionRefusedError,
+  type JobDetails,
+  type JobDiff,
+  mergeJob,
+  openTaskScope,
+  type PruneJobResult,
+  pruneJobs,
+  type RepositoryAuditVerification,
+  readRepositoryAudit,
+  recordedWorkspace,
+  rejectJob,
+  showJob,
+  type TaskCommandOptions,
+  type TaskScope,
+  verifyRepositoryAudit,
+} from './tasks/index.js';
+export { SNODO_VERSION } from './version.js';
+export {
   applyFileProposals,
   ProposalPathRefusedError,
   resolveWritePath,

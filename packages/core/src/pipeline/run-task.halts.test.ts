@@ -33,7 +33,10 @@ describe('runTask halts', () => {
     const { result } = await fixture.run({ task: 'add a file', mock: true, model: 'mock/warn' });
     expect(result).toMatchObject({ status: 'halted', outcome: 'escalated' });
     expect(result.nextSteps).toEqual(
-      expect.arrayContaining([expect.stringContaining('snodo task approve'), expect.stringContaining('snodo task reject')]),
+      expect.arrayContaining([
+        expect.stringContaining('snodo task approve'),
+        expect.stringContaining('snodo task reject'),
+      ]),
     );
   });
 
@@ -72,7 +75,12 @@ describe('runTask halts', () => {
         return { status: 'changed', changedFiles: ['.snodo/protocol.yml'], usage: null, durationMs: 1 };
       },
     });
-    const { result } = await fixture.run({ task: 'relax the rules', coder: 'rogue', model: 'mock/pass', extraCoders: [registrationFor(rogue)] });
+    const { result } = await fixture.run({
+      task: 'relax the rules',
+      coder: 'rogue',
+      model: 'mock/pass',
+      extraCoders: [registrationFor(rogue)],
+    });
     expect(result).toMatchObject({ status: 'halted', outcome: 'snodo_mutation_blocked' });
     expect(result.error?.code).toBe('SNODO_MUTATION_BLOCKED');
     expect(trunkTip()).toBe(before);
@@ -93,7 +101,12 @@ describe('runTask halts', () => {
         durationMs: 1,
       },
     });
-    const { result } = await fixture.run({ task: 'x', coder: 'proposer', model: 'mock/pass', extraCoders: [registrationFor(proposer)] });
+    const { result } = await fixture.run({
+      task: 'x',
+      coder: 'proposer',
+      model: 'mock/pass',
+      extraCoders: [registrationFor(proposer)],
+    });
     expect(result).toMatchObject({ status: 'halted', outcome: 'proposal_refused' });
     expect(result.summary).toContain('.snodo/protocol.yml');
     const worktree = readJobState(fixture.root, result.jobId).isolation?.worktreePath as string;
@@ -113,7 +126,12 @@ describe('runTask halts', () => {
       },
     });
     const before = trunkTip();
-    const { result } = await fixture.run({ task: 'add config', coder: 'leaky', model: 'mock/pass', extraCoders: [registrationFor(leaky)] });
+    const { result } = await fixture.run({
+      task: 'add config',
+      coder: 'leaky',
+      model: 'mock/pass',
+      extraCoders: [registrationFor(leaky)],
+    });
     expect(result).toMatchObject({ status: 'halted', outcome: 'blocker' });
     const verdict = result.verdicts.find((entry) => entry.gateId === 'no-secrets');
     expect(verdict).toMatchObject({ severity: 'blocker' });

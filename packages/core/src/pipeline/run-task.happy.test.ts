@@ -62,11 +62,21 @@ describe('runTask, the happy path with the mock coder', () => {
       landing: { outcome: 'merged', strategy: 'merge' },
     });
     expect(Object.keys(state.stages)).toEqual(
-      expect.arrayContaining(['classify', 'resolve', 'isolate', 'pre-gates', 'execute', 'post-gates', 'land']),
+      expect.arrayContaining([
+        'classify',
+        'resolve',
+        'isolate',
+        'pre-gates',
+        'execute',
+        'post-gates',
+        'land',
+      ]),
     );
     expect(state.usage.coder).toMatchObject({ inputTokens: 0, outputTokens: 0, source: 'reported' });
     expect(state.checkpoint).toMatch(/^Snodo-Audit-Checkpoint: /);
-    const task = JSON.parse(readFileSync(join(fixture.root, '.snodo/jobs', result.jobId, 'task.json'), 'utf8'));
+    const task = JSON.parse(
+      readFileSync(join(fixture.root, '.snodo/jobs', result.jobId, 'task.json'), 'utf8'),
+    );
     expect(task).toMatchObject({ task: 'add a file', options: { mock: true } });
   });
 

@@ -5,7 +5,7 @@ import { AuditTrail } from '../audit-trail/index.js';
 import { resolveCoderName } from '../coders/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { isRecoverable, loadDiffContext } from '../gates/index.js';
-import { createTaskWorkspace, useCurrentCheckout } from '../isolation/index.js';
+import { createTaskWorkspace, type LandingStrategy, useCurrentCheckout } from '../isolation/index.js';
 import { createJob, reconcileInterruptedJobs } from '../jobs/index.js';
 import { resolveModels } from '../models/index.js';
 import type { ProtocolMode } from '../protocol/index.js';
@@ -37,7 +37,7 @@ export interface RunTaskHandle {
   readonly result: Promise<RunTaskResult>;
 }
 
-const SNODO_VERSION = '0.1.0';
+import { SNODO_VERSION } from '../version.js';
 
 /**
  * Runs one task through the governed pipeline (SPEC §2): classify, resolve the coder, isolate, pre-execute
@@ -245,6 +245,20 @@ async function governedRun(run: JobRun, onWorkspace: (workspace: RunWorkspace) =
   }
   if (pre.decision.action === 'proceed_with_log') run.note('info', pre.decision.justification);
 
+  return executeAndLand(run, { coder, mode, workspace });
+}
+
+/**
+ * The coder attempts with the fix loop, post-execute gates on the real diff, and landing: the part of a
+ * run after the pre-execute gates, also used when a human approves a job escalated before execution.
+ */
+export async function executeAndLand(
+  run: JobRun,
+  options: { coder: ResolvedCoder; mode: ProtocolMode; workspace: RunWorkspace },
+): Promise<JobEnding> {
+  const { coder, mode, workspace } = options;
+  const { protocol } = run.context;
+  const judgingModel = coder.models.judging.model;
   const maxAttempts = 1 + protocol.execution.max_fix_attempts;
   let findings: CoderPromptFinding[] = [];
   let lastHalt: JobEnding | undefined;
@@ -302,8 +316,12 @@ async function governedRun(run: JobRun, onWorkspace: (workspace: RunWorkspace) =
   return lastHalt ?? { status: 'halted', outcome: 'blocker', summary: 'The gates did not pass.' };
 }
 
-async function land(run: JobRun, workspace: RunWorkspace): Promise<JobEnding> {
-  const strategy = run.options.mergeStrategy ?? run.context.protocol.execution.merge_strategy;
+/** Lands the branch and turns the landing into the job's ending. */
+export async function land(
+  run: JobRun,
+  workspace: RunWorkspace,
+  strategy: LandingStrategy = run.options.mergeStrategy ?? run.context.protocol.execution.merge_strategy,
+): Promise<JobEnding> {
   const firstLine =
     run.options.task
       .split('\n')

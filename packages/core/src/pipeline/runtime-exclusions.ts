@@ -6,7 +6,12 @@ import { join } from 'node:path';
  * are listed in the repository's `info/exclude` (never in the user's `.gitignore`) so `git status` stays
  * clean after a run.
  */
-export const RUNTIME_EXCLUSIONS = ['/.snodo/jobs/', '/.snodo/audit.log', '/.snodo/audit.log.*', '/.snodo/*.lock'];
+export const RUNTIME_EXCLUSIONS = [
+  '/.snodo/jobs/',
+  '/.snodo/audit.log',
+  '/.snodo/audit.log.*',
+  '/.snodo/*.lock',
+];
 
 /** Adds the runtime exclusions to `<git common dir>/info/exclude`, once. */
 export function ensureRuntimeExclusions(gitCommonDirectory: string): void {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { CHECKPOINT_TRAILER_KEY } from '@snodo/audit';
 import {
   type LandingStrategy,
@@ -58,7 +59,8 @@ export async function landJob(
     baseRef: workspace.baseRef,
     baseCommit: workspace.baseCommit,
     branch: workspace.branch,
-    worktreePath: workspace.worktreePath,
+    // A branch kept by `merge_strategy: none` has no worktree any more; `snodo task merge` lands it alone.
+    ...(existsSync(workspace.worktreePath) ? { worktreePath: workspace.worktreePath } : {}),
     strategy,
     jobId: run.jobId,
     message: options.message,
@@ -78,14 +80,22 @@ export async function landJob(
   );
   let worktreeRemoved = false;
   if (landed.outcome === 'merged' || landed.outcome === 'branch_kept') {
-    const removed = await removeTaskWorkspace({
-      repositoryRoot,
-      worktreesDirectory,
-      worktreePath: workspace.worktreePath,
-      branch: workspace.branch,
-      baseRef: workspace.baseRef,
-    });
-    worktreeRemoved = removed.worktreeRemoved;
+    try {
+      const removed = await removeTaskWorkspace({
+        repositoryRoot,
+        worktreesDirectory,
+        worktreePath: workspace.worktreePath,
+        branch: workspace.branch,
+        baseRef: workspace.baseRef,
+      });
+      worktreeRemoved = removed.worktreeRemoved || !existsSync(workspace.worktreePath);
+    } catch (error) {
+      // Landing succeeded; a worktree that cannot be removed is reported, not turned into a failure.
+      run.note(
+        'warn',
+        `Could not remove ${workspace.worktreePath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
   return {
     strategy,

@@ -32,7 +32,12 @@ function emptyRoleUsage(): RoleUsage {
 export class UsageLedger {
   private readonly roles = new Map<string, RoleUsage>();
 
-  constructor(private readonly prices?: PriceOverrides) {}
+  constructor(
+    private readonly prices?: PriceOverrides,
+    recorded: Readonly<Record<string, RoleUsage>> = {},
+  ) {
+    for (const [role, usage] of Object.entries(recorded)) this.roles.set(role, { ...usage });
+  }
 
   add(role: string, report: UsageReport | CoderV1Usage): RoleUsage {
     const current = this.roles.get(role) ?? emptyRoleUsage();

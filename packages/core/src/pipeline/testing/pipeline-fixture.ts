@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyAuditLog } from '@snodo/audit';
+import { readCheckpoints, verifyAuditLog } from '@snodo/audit';
 import { createMockCoder } from '@snodo/coder-mock';
 import type { CoderAdapterV1 } from '@snodo/coder-sdk';
-import { readCheckpoints } from '@snodo/audit';
 import { auditLogPath, checkpointStorePath, signingKeyDirectory } from '../../audit-trail/index.js';
 import type { CoderRegistration } from '../../coders/index.js';
 import type { RunEvent } from '../run-event.js';
@@ -75,7 +74,9 @@ export function registrationFor(adapter: CoderAdapterV1): CoderRegistration {
   return { id: adapter.id, displayName: adapter.displayName, kind: adapter.kind, load: () => adapter };
 }
 
-export function createPipelineFixture(options: { protocol?: string; branch?: string; config?: string } = {}): PipelineFixture {
+export function createPipelineFixture(
+  options: { protocol?: string; branch?: string; config?: string } = {},
+): PipelineFixture {
   const directory = mkdtempSync(join(tmpdir(), 'snodo-pipeline-'));
   const root = join(directory, 'repository');
   const snodoHome = join(directory, 'snodo-home');
@@ -93,7 +94,12 @@ export function createPipelineFixture(options: { protocol?: string; branch?: str
   };
   const gitEnv = { ...env, GIT_CONFIG_GLOBAL: join(home, '.gitconfig') };
   const git = (args: readonly string[], cwd = root) =>
-    execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    execFileSync('git', args, {
+      cwd,
+      env: gitEnv,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
   git(['init', '--quiet', '--initial-branch', options.branch ?? 'trunk']);
   const write = (relativePath: string, content: string) => {
     mkdirSync(join(root, relativePath, '..'), { recursive: true });

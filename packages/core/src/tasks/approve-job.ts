@@ -1,0 +1,71 @@
+import { readJobState } from '../jobs/index.js';
+import { finishJob } from '../pipeline/finish-job.js';
+import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
+import { executeAndLand, land } from '../pipeline/run-task.js';
+import type { RunTaskResult } from '../pipeline/run-task-result.js';
+import { resolveCoder } from '../pipeline/stage-resolve.js';
+import { type ContinueJobOptions, recordedWorkspace, withExistingJobRun } from './existing-job-run.js';
+import { JobActionRefusedError } from './job-action-refused-error.js';
+import { openTaskScope } from './task-scope.js';
+
+/**
+ * A human approves an escalated job (SPEC §5): the decision (who, when, why) is audited, then the job
+ * goes on — a job escalated after the coder ran is landed; one escalated before it ran goes on to the
+ * coder, the post-execute gates and landing. Blockers and validator errors cannot be approved away.
+ */
+export async function approveJob(options: ContinueJobOptions & { reason: string }): Promise<RunTaskResult> {
+  const scope = await openTaskScope(options);
+  const state = readJobState(scope.repositoryRoot, options.jobId);
+  if (state.status !== 'halted' || state.outcome !== 'escalated') {
+    throw new JobActionRefusedError({
+      jobId: options.jobId,
+      action: 'approve',
+      reason:
+        state.outcome === 'blocker' || state.outcome === 'validator_error'
+          ? `it halted with '${state.outcome}', which a human cannot approve away`
+          : `only escalated jobs can be approved, and it is ${state.status}${state.outcome ? ` (${state.outcome})` : ''}`,
+      hint: `See why with 'snodo task show ${options.jobId}'.`,
+    });
+  }
+  const workspace = recordedWorkspace(state);
+  if (!workspace) {
+    throw new JobActionRefusedError({
+      jobId: options.jobId,
+      action: 'approve',
+      reason: 'it has no workspace to continue in',
+    });
+  }
+  return withExistingJobRun(options, async (run, recorded) => {
+    const decidedAt = new Date().toISOString();
+    await run.audit(
+      'job-approve',
+      { by: scope.actor, at: decidedAt, reason: options.reason, outcome: 'escalated' },
+      scope.actor,
+    );
+    await run.updateState((current) => ({
+      ...current,
+      decisions: [
+        ...current.decisions,
+        { action: 'approve', by: scope.actor, at: decidedAt, reason: options.reason },
+      ],
+    }));
+    let ending: JobEnding;
+    try {
+      if (recorded.attempts.length > 0) {
+        ending = await land(run, workspace);
+      } else {
+        const mode = run.context.protocol.modes.find((candidate) => candidate.mode_id === recorded.mode);
+        const coder = await resolveCoder(run.context, run.options, mode);
+        for (const secret of coder.secrets) run.auditTrail.addSecret(secret);
+        ending = await executeAndLand(run, {
+          coder,
+          mode: mode ?? run.context.protocol.modes[0]!,
+          workspace,
+        });
+      }
+    } catch (error) {
+      ending = endingFromError(error, options.signal?.aborted === true);
+    }
+    return finishJob(run, ending, workspace);
+  });
+}

@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { AuditTrail } from '../audit-trail/index.js';
+import { EventChannel } from '../events/event-channel.js';
+import { type JobState, jobPaths, readJobState, readJobTask } from '../jobs/index.js';
+import { processStartTimeMs } from '../jobs/process-identity.js';
+import { JobRun } from '../pipeline/job-run.js';
+import { loadRunContext } from '../pipeline/run-context.js';
+import type { RunEvent } from '../pipeline/run-event.js';
+import type { CoderCatalog, RunTaskOptions } from '../pipeline/run-task-options.js';
+import type { RunWorkspace } from '../pipeline/task-workspace.js';
+import { UsageLedger } from '../pipeline/usage-ledger.js';
+import type { TaskCommandOptions } from './task-scope.js';
+
+/** Options of task actions that continue a job's pipeline (approve, merge). */
+export interface ContinueJobOptions extends TaskCommandOptions {
+  readonly jobId: string;
+  readonly coders: CoderCatalog;
+  readonly signal?: AbortSignal;
+  /** Receives the job's events while the action runs (the CLI renders them). */
+  readonly onEvent?: (event: RunEvent) => void;
+}
+
+/** The workspace recorded in a job's state, as landing needs it. */
+export function recordedWorkspace(state: JobState): RunWorkspace | undefined {
+  const isolation = state.isolation;
+  if (!isolation) return undefined;
+  const base = isolation.baseRef.replace(/^refs\/heads\//, '');
+  return isolation.mode === 'worktree'
+    ? {
+        worktreePath: isolation.worktreePath,
+        branch: isolation.branch,
+        baseBranch: base,
+        baseRef: isolation.baseRef,
+        baseCommit: isolation.baseCommit,
+        baseSource: 'checkout',
+        isolated: true,
+      }
+    : {
+        worktreePath: isolation.worktreePath,
+        branch: isolation.branch,
+        baseBranch: base,
+        baseRef: isolation.baseRef,
+        baseCommit: isolation.baseCommit,
+        baseSource: 'checkout',
+        isolated: false,
+      };
+}
+
+/**
+ * Re-opens a finished job as a `JobRun` so a human action (approve, merge) continues it with the same
+ * pipeline code: same audit trail, same state file, same events. The request's original options come
+ * from `task.json`; the job is marked `running` under this process while the action works.
+ */
+export async function withExistingJobRun<T>(
+  options: ContinueJobOptions,
+  work: (run: JobRun, state: JobState) => Promise<T>,
+): Promise<T> {
+  const context = await loadRunContext({ ...options, coders: options.coders });
+  const state = readJobState(context.repositoryRoot, options.jobId);
+  const task = readJobTask(context.repositoryRoot, options.jobId);
+  const recorded = task.options as Partial<RunTaskOptions>;
+  const runOptions: RunTaskOptions = {
+    task: task.task,
+    cwd: options.cwd,
+    coders: options.coders,
+    coder: typeof recorded.coder === 'string' ? recorded.coder : undefined,
+    model: typeof recorded.model === 'string' ? recorded.model : undefined,
+    mock: recorded.mock === true,
+    mode: state.mode,
+    isolation: recorded.isolation !== false,
+    base: typeof recorded.base === 'string' ? recorded.base : undefined,
+    mergeStrategy: recorded.mergeStrategy,
+    timeoutSeconds: typeof recorded.timeoutSeconds === 'number' ? recorded.timeoutSeconds : undefined,
+    signal: options.signal,
+    env: context.env,
+    homeDirectory: context.homeDirectory,
+    actor: context.actor,
+  };
+  const auditTrail = await AuditTrail.open({
+    repositoryRoot: context.repositoryRoot,
+    snodoHome: context.snodoHome,
+    actor: context.actor,
+    createdBy: 'snodo',
+  });
+  const channel = new EventChannel<RunEvent>();
+  const draining = (async () => {
+    for await (const event of channel) options.onEvent?.(event);
+  })();
+  try {
+    const ledger = new UsageLedger(context.config.prices, state.usage);
+    const paths = jobPaths(context.repositoryRoot, options.jobId);
+    if (!existsSync(paths.directory)) throw new Error(`job directory ${paths.directory} is missing`);
+    const run = new JobRun(
+      context,
+      runOptions,
+      options.jobId,
+      paths,
+      auditTrail,
+      channel,
+      ledger,
+      Date.now(),
+    );
+    await run.updateState((current) => ({
+      ...current,
+      status: 'running',
+      process: {
+        pid: process.pid,
+        hostname: hostname(),
+        startedAt: new Date().toISOString(),
+        startTimeMs: processStartTimeMs(process.pid),
+      },
+    }));
+    return await work(run, state);
+  } finally {
+    channel.close();
+    await draining;
+    await auditTrail.close();
+  }
+}

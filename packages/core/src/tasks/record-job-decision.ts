@@ -1,0 +1,37 @@
+import { AuditTrail } from '../audit-trail/index.js';
+import type { JobState } from '../jobs/index.js';
+import { updateJobState } from '../jobs/index.js';
+import type { TaskScope } from './task-scope.js';
+
+/**
+ * Audits a human decision on a job and applies it to `state.json`, with a fresh signed checkpoint, for the
+ * actions that end a job without running the pipeline again (reject, abandon).
+ */
+export async function recordJobDecision(
+  scope: TaskScope,
+  options: {
+    jobId: string;
+    type: string;
+    data: Record<string, unknown>;
+    mutate: (state: JobState) => JobState;
+  },
+): Promise<JobState> {
+  const trail = await AuditTrail.open({
+    repositoryRoot: scope.repositoryRoot,
+    snodoHome: scope.snodoHome,
+    actor: scope.actor,
+    createdBy: 'snodo',
+  });
+  try {
+    await trail.append(options.type, options.data, { job: options.jobId, actor: scope.actor });
+    const state = await updateJobState(scope.repositoryRoot, options.jobId, options.mutate);
+    await trail.sync();
+    const { trailer } = await trail.checkpoint();
+    return await updateJobState(scope.repositoryRoot, options.jobId, (current) => ({
+      ...current,
+      checkpoint: trailer,
+    }));
+  } finally {
+    await trail.close();
+  }
+}

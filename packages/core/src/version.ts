@@ -1,0 +1,2 @@
+/** snodo's version, recorded in the audit log's genesis event and in `snodo --version`. */
+export const SNODO_VERSION = '0.1.0';
