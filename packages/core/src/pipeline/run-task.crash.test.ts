@@ -1,0 +1,83 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readJobState } from '../jobs/index.js';
+import { createPipelineFixture, type PipelineFixture } from './testing/pipeline-fixture.js';
+
+// A separate OS process runs the pipeline from the built package, as the CLI does; the test kills it with
+// SIGKILL while its coder (a config-declared command coder) is running.
+const coreEntry = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
+const mockEntry = join(import.meta.dirname, '..', '..', '..', 'coder-mock', 'dist', 'index.js');
+
+let fixture: PipelineFixture;
+beforeEach(() => {
+  fixture = createPipelineFixture({
+    config: 'coders:\n  sleeper:\n    command: [sh, -c, "sleep 4", "{prompt}"]\n',
+  });
+});
+afterEach(() => fixture.cleanup());
+
+describe('a run killed mid-flight', () => {
+  it('leaves the base untouched and is reconciled as interrupted by the next start', async () => {
+    expect(existsSync(coreEntry)).toBe(true);
+    const script = join(fixture.root, '..', 'run.mjs');
+    writeFileSync(
+      script,
+      `import { runTask } from ${JSON.stringify(coreEntry)};
+import { createMockCoder } from ${JSON.stringify(mockEntry)};
+const handle = runTask({
+  task: 'a task that will be interrupted',
+  cwd: process.argv[2],
+  coder: 'sleeper',
+  model: 'mock/pass',
+  coders: {
+    registrations: [{ id: 'mock', displayName: 'Mock', kind: 'engine-managed', load: () => createMockCoder() }],
+    defaultCoderId: 'mock',
+    mockCoderId: 'mock',
+  },
+});
+await handle.result;
+`,
+    );
+    const before = fixture.git(['rev-parse', 'trunk']);
+    const child = spawn(process.execPath, [script, fixture.root], { env: fixture.env, stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    let jobId: string | undefined;
+    for (let waited = 0; waited < 15_000 && jobId === undefined; waited += 50) {
+      await sleep(50);
+      const jobsDirectory = join(fixture.root, '.snodo/jobs');
+      if (!existsSync(jobsDirectory)) continue;
+      for (const id of execFileSync('ls', [jobsDirectory], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)) {
+        try {
+          if (readJobState(fixture.root, id).stages.execute) jobId = id;
+        } catch {
+          // state.json is being written
+        }
+      }
+    }
+    expect(jobId).toBeDefined();
+    child.kill('SIGKILL');
+    await exited;
+
+    expect(fixture.git(['rev-parse', 'trunk'])).toBe(before);
+    expect(readJobState(fixture.root, jobId as string).status).toBe('running');
+
+    // The next start finds the dead job, marks it interrupted, audits it, and carries on.
+    const { result } = await fixture.run({ task: 'next task', mock: true });
+    expect(result.outcome).toBe('merged');
+    expect(readJobState(fixture.root, jobId as string)).toMatchObject({
+      status: 'interrupted',
+      outcome: 'interrupted',
+    });
+    const log = readFileSync(join(fixture.root, '.snodo/audit.log'), 'utf8');
+    expect(log).toContain(`"job":"${jobId}"`);
+    expect(log).toContain('"type":"job-interrupt"');
+    expect((await fixture.verifyAudit()).ok).toBe(true);
+    // Its branch is kept for inspection.
+    expect(fixture.git(['branch', '--list', 'snodo/*'])).toContain(jobId);
+  }, 40_000);
+});
