@@ -94,14 +94,14 @@ export class AuditTrail {
   }
 
   /**
-   * Signs `{log id, size, head hash}` and stores the checkpoint in `$SNODO_HOME/checkpoints/` and in
-   * `refs/snodo/audit`. Returns it with the trailer line for a merge commit.
+   * Signs `{log id, size, head hash}` and stores the checkpoint in `$SNODO_HOME/checkpoints/` and (unless
+   * `ref: false`) in `refs/snodo/audit`. Returns it with the trailer line for a merge commit.
    */
-  async checkpoint(): Promise<AuditCheckpoint> {
+  async checkpoint(options: { ref?: boolean } = {}): Promise<AuditCheckpoint> {
     const store = checkpointStorePath(this.snodoHome, this.log.logId);
     mkdirSync(dirname(store), { recursive: true, mode: 0o700 });
     const checkpoint = await this.log.checkpoint(this.key, { store });
-    await appendCheckpointToRef(this.repositoryRoot, checkpoint);
+    if (options.ref !== false) await appendCheckpointToRef(this.repositoryRoot, checkpoint);
     return { checkpoint, trailer: formatCheckpointTrailer(checkpoint) };
   }
 

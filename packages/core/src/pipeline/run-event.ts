@@ -19,7 +19,7 @@ export type RunEvent =
       readonly jobId: string;
       readonly stage: RunStage;
       readonly attempt?: number;
-      /** A short description of what the stage is about to do ("coder claude-code", "3 gates"). */
+      /** A short description of what the stage is about to do ("coder my-cli", "3 gates"). */
       readonly detail?: string;
     }
   | {

@@ -26,7 +26,7 @@ export interface RunTaskOptions {
   readonly coders: CoderCatalog;
   /** `--coder <id>`. */
   readonly coder?: string | undefined;
-  /** `-m/--model`: the judging model, or a coder's model when namespaced (`agy/gemini-2.5-pro`). */
+  /** `-m/--model`: the judging model, or a coder's model when namespaced (`my-cli/some-model`). */
   readonly model?: string | undefined;
   /** `--mock`: the mock coder and, unless `model` says otherwise, the `mock/pass` judging model. */
   readonly mock?: boolean | undefined;

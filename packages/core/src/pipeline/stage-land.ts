@@ -53,7 +53,8 @@ export async function landJob(
     branch: workspace.branch,
   });
   await run.auditTrail.sync();
-  const { trailer } = await run.auditTrail.checkpoint();
+  // The merge commit's trailer carries this checkpoint; refs/snodo/audit gets the job-end one.
+  const { trailer } = await run.auditTrail.checkpoint({ ref: false });
   const landed = await landTaskBranch({
     repositoryRoot,
     baseRef: workspace.baseRef,
