@@ -55,6 +55,11 @@ export function availabilityError(
       displayName,
       envVars: adapter.credentials.envVars,
       ...(adapter.credentials.configKey === undefined ? {} : { configKey: adapter.credentials.configKey }),
+      // A coder whose key depends on its model (no fixed variables) says itself which key is missing.
+      ...(adapter.credentials.envVars.length === 0 && availability.reason
+        ? { reason: availability.reason }
+        : {}),
+      ...(adapter.credentials.envVars.length === 0 && availability.fix ? { fix: availability.fix } : {}),
     });
   }
   if (availability.version !== undefined) {

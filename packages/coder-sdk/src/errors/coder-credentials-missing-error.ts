@@ -23,16 +23,22 @@ export class CoderCredentialsMissingError extends SnodoError {
     displayName: string;
     envVars: readonly string[];
     configKey?: string;
+    /** The coder's own account of what is missing, when its key depends on the model (availability `reason`). */
+    reason?: string;
+    /** The coder's own fix (availability `fix`). */
+    fix?: string;
     cause?: unknown;
   }) {
     const variables = options.envVars.length === 0 ? 'its credential variable' : options.envVars.join(' or ');
     const first = options.envVars[0] ?? 'the key variable';
     const fix =
-      options.configKey === undefined
+      options.fix ??
+      (options.configKey === undefined
         ? `Export ${first}=<key> before running snodo.`
-        : `Store a key with \`snodo config add ${options.configKey} <key>\`, or export ${first}=<key>.`;
+        : `Store a key with \`snodo config add ${options.configKey} <key>\`, or export ${first}=<key>.`);
+    const what = options.reason ?? `${options.displayName} needs a key and ${variables} is not set.`;
     super('CODER_CREDENTIALS_MISSING', {
-      message: `${options.displayName} needs a key and ${variables} is not set. ${fix}`,
+      message: `${what} ${fix}`,
       cause: options.cause,
     });
     this.name = name;

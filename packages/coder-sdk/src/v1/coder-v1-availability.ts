@@ -7,6 +7,13 @@ export interface CoderV1AvailabilityOptions {
   readonly env: Readonly<Record<string, string>>;
   /** An explicit executable path from config (`coders.<id>.binary`); otherwise the binary is found on PATH. */
   readonly binaryPath?: string;
+  /**
+   * The model the coder would run with (prefix stripped), when known. Coders whose credential depends on
+   * the model's provider check for that provider's key.
+   */
+  readonly model?: string;
+  /** The settings the coder would run with (the request's `coderConfig`). */
+  readonly coderConfig?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -14,6 +14,8 @@ export const llmRoleSettingsSchema = z.object({
   max_tokens: z.number().int().positive().optional(),
   /** Sampling temperature. */
   temperature: z.number().min(0).max(2).optional(),
+  /** Model calls one coder attempt (or one judge with read-only tools) may make. */
+  max_tool_turns: z.number().int().positive().optional(),
 });
 
 /** `llm.<role>` as loaded. */
@@ -40,28 +42,32 @@ export const providerSettingsSchema = z.object({
 export type ProviderConfig = z.infer<typeof providerSettingsSchema>;
 
 /** `coders.<id>`: settings of one coder, read by that coder's adapter through core. */
-export const coderSettingsSchema = z.object({
-  /** The coder's executable, when it is not the default name on PATH. */
-  binary: z.string().min(1).optional(),
-  /** The coder's own model, used when the run names no model for it. */
-  model: z.string().min(1).optional(),
-  /** Wall-clock limit of one run of this coder, in seconds, over the protocol's. */
-  timeout_seconds: z.number().int().positive().optional(),
-  /** Extra environment variables for this coder's process only. Values may be secrets. */
-  env: z.record(z.string(), z.string()).optional(),
-  /** The npm package that provides the coder, for coders installed on demand. */
-  package: z.string().min(1).optional(),
-  /** argv template; `{prompt}`, `{model}` and `{workspace}` are replaced per run. */
-  command: z.array(z.string()).min(1).optional(),
-  /** Whether the coder may keep its own attribution lines (co-author trailers) in commits. */
-  keep_attribution: z.boolean().optional(),
-  /** The name shown in messages, for a coder declared here (`package` or `command`). */
-  display_name: z.string().min(1).optional(),
-  /** `in-place` (the coder edits the worktree) or `engine-managed`, for a coder declared here. */
-  kind: z.enum(['in-place', 'engine-managed']).optional(),
-  /** The model namespace routing to a coder declared here (`mine/`). */
-  model_prefix: z.string().min(1).optional(),
-});
+export const coderSettingsSchema = z
+  .object({
+    /** The coder's executable, when it is not the default name on PATH. */
+    binary: z.string().min(1).optional(),
+    /** The coder's own model, used when the run names no model for it. */
+    model: z.string().min(1).optional(),
+    /** Wall-clock limit of one run of this coder, in seconds, over the protocol's. */
+    timeout_seconds: z.number().int().positive().optional(),
+    /** Extra environment variables for this coder's process only. Values may be secrets. */
+    env: z.record(z.string(), z.string()).optional(),
+    /** The npm package that provides the coder, for coders installed on demand. */
+    package: z.string().min(1).optional(),
+    /** argv template; `{prompt}`, `{model}` and `{workspace}` are replaced per run. */
+    command: z.array(z.string()).min(1).optional(),
+    /** Whether the coder may keep its own attribution lines (co-author trailers) in commits. */
+    keep_attribution: z.boolean().optional(),
+    /** The name shown in messages, for a coder declared here (`package` or `command`). */
+    display_name: z.string().min(1).optional(),
+    /** `in-place` (the coder edits the worktree) or `engine-managed`, for a coder declared here. */
+    kind: z.enum(['in-place', 'engine-managed']).optional(),
+    /** The model namespace routing to a coder declared here (`mine/`). */
+    model_prefix: z.string().min(1).optional(),
+  })
+  // Coder-specific settings (`runtime`, `image`, `base_url`…) pass through to the coder, which checks
+  // what it reads.
+  .loose();
 
 /** `coders.<id>` as loaded. */
 export type CoderConfig = z.infer<typeof coderSettingsSchema>;
@@ -128,8 +134,6 @@ export const LEGACY_CONFIG_KEYS: Readonly<Record<string, string>> = {
   'llm.validator_llm': '`llm.validator_llm` is from the Python snodo; use `llm.validator.model`',
   'llm.recon': '`llm.recon` is from the Python snodo and is ignored',
   'llm.wave': '`llm.wave` is from the Python snodo and is ignored',
-  'llm.coder.max_tool_turns': '`max_tool_turns` is from the Python snodo and is ignored',
-  'llm.validator.max_tool_turns': '`max_tool_turns` is from the Python snodo and is ignored',
   'providers.*.models_endpoint': '`models_endpoint` is from the Python snodo and is ignored',
   'providers.*.account_id':
     '`account_id` is from the Python snodo and is ignored; put the account in `base_url`',

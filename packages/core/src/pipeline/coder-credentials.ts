@@ -1,4 +1,5 @@
 import type { CoderAdapterV1 } from '@snodo/coder-sdk';
+import { parseModelString, resolveCredentials } from '@snodo/llm';
 import type { SnodoConfig } from '../config/index.js';
 
 /** A coder's credential as found, and the variables to inject into its environment. */
@@ -33,4 +34,28 @@ export function lookUpCoderCredentials(
     if (value) return { variables: { [name]: value }, source: 'environment' };
   }
   return { variables: {}, source: 'none' };
+}
+
+/**
+ * For coders that call a model themselves (their coding model decides the provider): the key of that
+ * model's provider, when it is in the environment, under the provider's own variable. A key stored in
+ * config reaches such a coder through its `providers` settings instead.
+ */
+export function lookUpModelCredentials(
+  model: string | undefined,
+  config: SnodoConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): CoderCredentialLookup {
+  if (model === undefined) return { variables: {}, source: 'none' };
+  try {
+    const { provider } = parseModelString(model);
+    const found = resolveCredentials(provider, { providers: config.providers, env });
+    if (found.source === 'environment' && found.envVar && env[found.envVar]) {
+      return { variables: { [found.envVar]: env[found.envVar] as string }, source: 'environment' };
+    }
+    return { variables: {}, source: found.source === 'config' ? 'config' : 'none' };
+  } catch {
+    // A model string the llm package cannot read: the coder reports it with its own message.
+    return { variables: {}, source: 'none' };
+  }
 }

@@ -183,7 +183,16 @@ export async function executeAttempt(
   });
 
   const started = Date.now();
-  const result = await coder.adapter.doRun(request);
+  let result: CoderV1Result;
+  try {
+    result = await coder.adapter.doRun(request);
+  } catch (error) {
+    // A failed attempt may still have spent tokens (a truncated answer, an exhausted turn budget);
+    // coders attach them to the error so the job's cost stays true.
+    const spent = (error as { usage?: CoderV1Result['usage'] }).usage;
+    if (spent) await run.recordUsage('coder', { ...spent, model: spent.model ?? coder.models.coder.model });
+    throw error;
+  }
   if (coder.adapter.kind === 'engine-managed' && result.status === 'changed') {
     await commitProposals(run, coder, workspace, result);
   }

@@ -7,7 +7,7 @@ import {
 import { type CoderRegistration, type ResolvedCoderName, resolveCoderName } from '../coders/index.js';
 import { type ResolvedModels, resolveModels } from '../models/index.js';
 import type { ProtocolMode } from '../protocol/index.js';
-import { lookUpCoderCredentials } from './coder-credentials.js';
+import { lookUpCoderCredentials, lookUpModelCredentials } from './coder-credentials.js';
 import type { RunContext } from './run-context.js';
 import type { RunTaskOptions } from './run-task-options.js';
 
@@ -59,20 +59,36 @@ export async function resolveCoder(
   });
   const adapter = await context.registry.get(selection.coderId);
   const settings = context.config.coders?.[adapter.id] ?? {};
-  const credentials = lookUpCoderCredentials(adapter, context.config, context.env);
+  const credentials = registration.usesJudgingModel
+    ? lookUpModelCredentials(models.coder.model, context.config, context.env)
+    : lookUpCoderCredentials(adapter, context.config, context.env);
   const extra = settings.env ?? {};
   const env = buildCoderEnvironment({
     parentEnv: context.env,
     credentials: { ...extra, ...credentials.variables },
   });
+  // The mode only configures the coder it names; a mode naming another coder leaves its settings out.
+  const modeConfig = mode?.coder === undefined || mode.coder === adapter.id ? (mode?.coder_config ?? {}) : {};
+  // Coders that call models themselves get the model settings of `llm.coder` and the providers
+  // (keys included); coders that run a CLI never see other providers' keys.
+  const llmSettings = registration.usesJudgingModel
+    ? {
+        providers: context.config.providers ?? {},
+        prices: context.config.prices ?? {},
+        max_tokens: context.config.llm?.coder?.max_tokens,
+        temperature: context.config.llm?.coder?.temperature,
+        max_tool_turns: context.config.llm?.coder?.max_tool_turns,
+      }
+    : {};
+  const coderConfig = withoutUndefined({ ...llmSettings, ...settings, ...modeConfig });
   const availability = await adapter.checkAvailability({
     env,
     ...(settings.binary ? { binaryPath: settings.binary } : {}),
+    ...(models.coder.model ? { model: models.coder.model } : {}),
+    coderConfig,
   });
   const notReady = availabilityError(adapter, availability);
   if (notReady) throw notReady;
-  // The mode only configures the coder it names; a mode naming another coder leaves its settings out.
-  const modeConfig = mode?.coder === undefined || mode.coder === adapter.id ? (mode?.coder_config ?? {}) : {};
   return {
     registration,
     adapter,
@@ -86,4 +102,8 @@ export async function resolveCoder(
       (value) => value.length >= 8,
     ),
   };
+}
+
+function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }

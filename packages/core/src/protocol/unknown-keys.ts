@@ -1,4 +1,4 @@
-import { didYouMean } from './closest-match.js';
+import { closestMatch, didYouMean } from './closest-match.js';
 import type { DocumentPath, PathIssue } from './source-issue.js';
 import { type AnySchema, schemaDefinition, unwrapSchema } from './zod-introspection.js';
 
@@ -35,8 +35,11 @@ function walk(schema: AnySchema, value: unknown, path: DocumentPath, found: Unkn
       const knownKeys = Object.keys(definition.shape);
       for (const [key, child] of Object.entries(value)) {
         const childSchema = definition.shape[key];
-        if (childSchema === undefined) found.push({ path: [...path, key], key, knownKeys });
-        else walk(childSchema, child, [...path, key], found);
+        // A loose object (a coder's settings) passes extra keys on to whoever reads them; only a key that
+        // looks like a typo of a known one is worth a warning there.
+        const reportable = definition.catchall === undefined || closestMatch(key, knownKeys) !== undefined;
+        if (childSchema === undefined && reportable) found.push({ path: [...path, key], key, knownKeys });
+        else if (childSchema !== undefined) walk(childSchema, child, [...path, key], found);
       }
       return;
     }

@@ -13,6 +13,8 @@ export interface SchemaDefinition {
   readonly in?: AnySchema;
   /** Keys of an `object`. */
   readonly shape?: Readonly<Record<string, AnySchema>>;
+  /** Schema of the extra keys a loose `object` accepts (`.loose()`). */
+  readonly catchall?: AnySchema;
   /** Item schema of an `array`. */
   readonly element?: AnySchema;
   /** Value schema of a `record`. */

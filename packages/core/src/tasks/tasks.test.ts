@@ -25,11 +25,11 @@ const coders = { registrations: [mockRegistration], defaultCoderId: 'mock', mock
 let fixture: PipelineFixture;
 afterEach(() => fixture?.cleanup());
 
-function options(extra: Record<string, unknown> = {}) {
+function options<T extends object>(extra: T = {} as T) {
   return {
     cwd: fixture.root,
     env: fixture.env,
-    homeDirectory: fixture.env.HOME,
+    homeDirectory: fixture.env.HOME as string,
     actor: 'reviewer',
     ...extra,
   };
