@@ -21,6 +21,14 @@ export interface SupervisedProcessOptions {
   readonly abortSignal: AbortSignal;
   /** Receives every chunk of output as it arrives. */
   readonly onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  /**
+   * Recognises the CLI's last event on stdout (a JSON `result` line). Once it is printed the CLI has
+   * finished its work; if it has not exited `finalEventGraceMs` later, its group is stopped and the run
+   * counts as ended normally (`stoppedBy: 'final-event'`).
+   */
+  readonly isFinalLine?: (line: string) => boolean;
+  /** How long a CLI may keep running after its final event. */
+  readonly finalEventGraceMs?: number;
 }
 
 /** How a supervised process ended. */
@@ -29,8 +37,11 @@ export interface SupervisedProcessOutcome {
   readonly exitCode: number | undefined;
   /** The signal that ended it, when one did. */
   readonly signal: string | undefined;
-  /** Which limit made snodo stop it, if any. */
-  readonly stoppedBy: 'wall-clock' | 'idle' | 'abort' | undefined;
+  /**
+   * Which limit made snodo stop it, if any. `final-event`: the CLI printed its final event and did not
+   * exit; its work was done, so this is not a failure.
+   */
+  readonly stoppedBy: 'wall-clock' | 'idle' | 'abort' | 'final-event' | undefined;
   /** Set when the process could not start at all (`ENOENT`, `EACCES`). */
   readonly spawnError: { readonly code: string | undefined; readonly message: string } | undefined;
 }
@@ -78,6 +89,50 @@ function trackGroup(pid: number): void {
 function whenClosed(stream: Readable | null): Promise<void> {
   if (stream === null || stream.destroyed || stream.readableEnded) return Promise.resolve();
   return new Promise((resolve) => stream.once('close', () => resolve()));
+}
+
+/** A line longer than this is not an event a CLI prints; it is skipped without being held in memory. */
+const longestEventLine = 8 * 1024 * 1024;
+
+/**
+ * Watches stdout line by line for the CLI's final event and, once seen, calls `onExpired` if the CLI is
+ * still running after the grace. NOTE: Claude Code, OpenCode and others sometimes keep running after their
+ * final event (anthropics/claude-code#25629, anomalyco/opencode#17516); without this a finished run would
+ * wait for the idle limit.
+ */
+function createFinalLineWatch(
+  options: Pick<SupervisedProcessOptions, 'isFinalLine' | 'finalEventGraceMs'>,
+  onExpired: () => void,
+): { push(chunk: Buffer): void; dispose(): void } {
+  const isFinalLine = options.isFinalLine;
+  if (isFinalLine === undefined) return { push() {}, dispose() {} };
+  let partial = '';
+  let skipping = false;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    push(chunk) {
+      if (timer !== undefined) return;
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (skipping) {
+          skipping = false;
+          continue;
+        }
+        if (isFinalLine(line)) {
+          timer = setTimeout(onExpired, timerDelay(options.finalEventGraceMs ?? 3000));
+          return;
+        }
+      }
+      if (partial.length > longestEventLine) {
+        partial = '';
+        skipping = true;
+      }
+    },
+    dispose() {
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
 }
 
 /**
@@ -136,18 +191,21 @@ export async function runSupervisedProcess(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  const watchFinalLine = createFinalLineWatch(options, () => stop('final-event'));
   const listen = (stream: Readable | null, name: 'stdout' | 'stderr') => {
     // A read error after exit (a destroyed pipe) is not the coder's failure; the exit status says that.
     stream?.on('error', () => {});
     stream?.on('data', (chunk: Buffer) => {
       if (stoppedBy === undefined) idleTimer.refresh();
       options.onOutput(name, chunk);
+      if (name === 'stdout') watchFinalLine.push(chunk);
     });
   };
   listen(subprocess.stdout, 'stdout');
   listen(subprocess.stderr, 'stderr');
 
   const exit = await exited;
+  watchFinalLine.dispose();
   clearTimeout(wallClockTimer);
   clearTimeout(idleTimer);
   if (graceTimer !== undefined) clearTimeout(graceTimer);

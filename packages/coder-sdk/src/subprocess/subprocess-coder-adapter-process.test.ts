@@ -215,4 +215,35 @@ describe('SubprocessCoderAdapter supervises the process', () => {
     expect(transcript.match(/^working$/gm)).toHaveLength(2);
     expect(existsSync(path.join(repository.workspace, 'transcript.log'))).toBe(false);
   });
+
+  it('stops a CLI that lingers after its final event and keeps the run as a success', async () => {
+    const pidFile = path.join(repository.evidence, 'pids.json');
+    writeFakeCli(
+      repository.binDirectory,
+      'fake-coder',
+      withGrandchild(
+        pidFile,
+        `fs.writeFileSync('done.txt', 'done\\n');
+    process.stdout.write(JSON.stringify({ type: 'result', usage: { input: 3, output: 2 } }) + '\\n');
+    setInterval(() => {}, 1000);`,
+      ),
+    );
+    class LingeringCoder extends FakeCoder {
+      override isFinalEvent(line: string): boolean {
+        return line.startsWith('{"type":"result"');
+      }
+    }
+    // Without the final-event stop this run would end at the 20 s idle limit with CODER_TIMEOUT.
+    const result = await new LingeringCoder({ ...fastSettings, finalEventGraceMs: 200 }).doRun(
+      makeRequest(repository, { timeoutMs: 20_000, idleTimeoutMs: 20_000 }),
+    );
+    expect(result.status).toBe('changed');
+    expect(result.changedFiles).toEqual(['done.txt']);
+    expect(readFileSync(result.transcriptPath as string, 'utf8')).toContain(
+      "stopped by snodo after the CLI's final event",
+    );
+    const pids = readPids(pidFile);
+    expect(await waitUntilGone(pids.self)).toBe(true);
+    expect(await waitUntilGone(pids.grandchild)).toBe(true);
+  }, 30_000);
 });

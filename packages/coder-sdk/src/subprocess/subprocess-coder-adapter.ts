@@ -40,6 +40,8 @@ export interface SubprocessCoderAdapterSettings extends InPlaceCoderAdapterSetti
   readonly defaultIdleTimeoutMs?: number;
   /** Limit for the `--version` probe. Default 10000 ms. */
   readonly versionProbeTimeoutMs?: number;
+  /** How long the CLI may keep running after its final event (see `isFinalEvent`). Default 3000 ms. */
+  readonly finalEventGraceMs?: number;
 }
 
 /** What `parseOutput` gets: the end of the CLI's output (redacted) and its exit code. */
@@ -110,6 +112,13 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
   }
 
   /** Reads usage and a session id from the CLI's output. The default reads nothing. */
+  /**
+   * Optional: `true` for the stdout line that is the CLI's last event (its JSON result). A CLI that does not
+   * exit within `finalEventGraceMs` after printing it is stopped and the run counts as ended normally, so
+   * a CLI that lingers after finishing costs seconds, not the idle limit.
+   */
+  isFinalEvent?(line: string): boolean;
+
   parseOutput(_output: SubprocessOutput): SubprocessParsedOutput {
     return {};
   }
@@ -240,6 +249,8 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
         killGraceMs: this.settings.killGraceMs ?? 5000,
         abortSignal: request.abortSignal,
         onOutput: (stream, chunk) => recorder.push(stream, chunk),
+        ...(this.isFinalEvent ? { isFinalLine: (line: string) => this.isFinalEvent?.(line) === true } : {}),
+        finalEventGraceMs: this.settings.finalEventGraceMs ?? 3000,
       });
     } finally {
       recorder.finish(`=== ${describeOutcome(outcome)} after ${Date.now() - startedAt} ms ===`);
@@ -280,6 +291,7 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     if (outcome.stoppedBy === 'abort') {
       throw new CoderAbortedError({ ...who, cause: request.abortSignal.reason });
     }
+    if (outcome.stoppedBy === 'final-event') return;
     if (outcome.stoppedBy !== undefined) {
       throw new CoderTimeoutError({
         ...who,
@@ -324,5 +336,6 @@ function describeOutcome(outcome: Awaited<ReturnType<typeof runSupervisedProcess
     return `could not start (${outcome.spawnError.code ?? outcome.spawnError.message})`;
   }
   const ending = outcome.signal === undefined ? `exit ${outcome.exitCode}` : `signal ${outcome.signal}`;
+  if (outcome.stoppedBy === 'final-event') return `${ending}, stopped by snodo after the CLI's final event`;
   return outcome.stoppedBy === undefined ? ending : `${ending}, stopped by snodo (${outcome.stoppedBy})`;
 }
