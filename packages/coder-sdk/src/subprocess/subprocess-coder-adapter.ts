@@ -44,13 +44,17 @@ export interface SubprocessCoderAdapterSettings extends InPlaceCoderAdapterSetti
   readonly finalEventGraceMs?: number;
 }
 
-/** What `parseOutput` gets: the end of the CLI's output (redacted) and its exit code. */
+/**
+ * What `parseOutput` gets: the end of the CLI's output (redacted) and its exit code. It is called after a
+ * successful run, and also after a failed exit (`exitCode` ≠ 0) so an adapter can throw a more precise
+ * error from the CLI's own report; what it returns for a failed exit is ignored.
+ */
 export interface SubprocessOutput {
   /** The last part of stdout (up to 1 MiB), where CLIs print their final JSON. */
   readonly stdout: string;
   /** The last part of stderr (up to 64 KiB). */
   readonly stderr: string;
-  /** The exit code (always 0: failures never reach `parseOutput`). */
+  /** The exit code: 0 after a success; the failure's code (or -1 for a signal) after a failed exit. */
   readonly exitCode: number;
 }
 
@@ -255,6 +259,15 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     } finally {
       recorder.finish(`=== ${describeOutcome(outcome)} after ${Date.now() - startedAt} ms ===`);
     }
+    if (isFailedExit(outcome)) {
+      // The CLI's own report of what went wrong (a JSON error event on stdout) explains a failure better
+      // than its exit code: `parseOutput` sees the output first and may throw a more precise error.
+      this.parseOutput({
+        stdout: recorder.stdoutTail,
+        stderr: recorder.stderrTail(),
+        exitCode: outcome.exitCode ?? -1,
+      });
+    }
     this.throwForOutcome(request, outcome, recorder.stderrTail(4096));
     const parsed = this.parseOutput({
       stdout: recorder.stdoutTail,
@@ -327,6 +340,15 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     if (result.failed) return undefined;
     return this.parseVersion(`${result.stdout}\n${result.stderr}`);
   }
+}
+
+/** A process that started and ended on its own with a failure (not stopped by snodo). */
+function isFailedExit(outcome: Awaited<ReturnType<typeof runSupervisedProcess>>): boolean {
+  return (
+    outcome.spawnError === undefined &&
+    outcome.stoppedBy === undefined &&
+    (outcome.exitCode !== 0 || outcome.signal !== undefined)
+  );
 }
 
 /** The transcript's last line for an attempt: how the process ended and who stopped it. */

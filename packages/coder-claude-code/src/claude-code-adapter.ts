@@ -1,0 +1,135 @@
+import { mkdirSync } from 'node:fs';
+import {
+  CoderFailedError,
+  type CoderV1Credentials,
+  type CoderV1Request,
+  type InPlaceExecution,
+  type InPlaceExecutionContext,
+  SubprocessCoderAdapter,
+  type SubprocessOutput,
+  type SubprocessParsedOutput,
+  type SubprocessPreparation,
+  type SupportedVersionRange,
+} from '@snodo/coder-sdk';
+import { buildClaudeCodeArgv } from './claude-code-argv.js';
+import { buildClaudeCodeEnvironment, claudeCodeConfigDirectory } from './claude-code-environment.js';
+import {
+  type ClaudeCodeResultEvent,
+  claudeCodeUsage,
+  describeClaudeCodeError,
+  findClaudeCodeResult,
+  isClaudeCodeResultLine,
+} from './claude-code-output.js';
+import { type ClaudeCodeCoderSettings, readClaudeCodeConfig } from './claude-code-settings.js';
+import { CLAUDE_CODE_SUPPORTED_VERSIONS } from './version.js';
+
+/**
+ * Claude Code (`claude -p`) as an in-place snodo coder: it edits the task worktree itself, snodo commits.
+ * See COMPAT.md for the verified versions and where each flag and variable comes from.
+ */
+class ClaudeCodeCoder extends SubprocessCoderAdapter {
+  readonly id = 'claude-code';
+  readonly displayName = 'Claude Code';
+  readonly credentials: CoderV1Credentials = {
+    envVars: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'],
+    configKey: 'anthropic',
+  };
+  readonly binary = 'claude';
+  readonly modelPrefix = 'claude-code/';
+  readonly installHint = 'npm install -g @anthropic-ai/claude-code';
+  override readonly supportedVersions: SupportedVersionRange = CLAUDE_CODE_SUPPORTED_VERSIONS;
+  /** Claude Code reads `CLAUDE.local.md` next to `CLAUDE.md`; the SDK base excludes it from git. */
+  override readonly instructionsFileName = 'CLAUDE.local.md';
+  override readonly supportsUsage = true;
+
+  declare protected readonly settings: ClaudeCodeCoderSettings;
+
+  constructor(settings: ClaudeCodeCoderSettings = {}) {
+    super(settings);
+  }
+
+  buildArgv(prompt: string, _workspace: string, model: string | undefined): string[] {
+    // The worktree is the process's working directory; Claude Code takes no directory flag for it.
+    return buildClaudeCodeArgv(this.binary, prompt, model);
+  }
+
+  override buildEnv(request: CoderV1Request): Record<string, string> {
+    return buildClaudeCodeEnvironment(request, readClaudeCodeConfig(request.coderConfig));
+  }
+
+  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+    const result = findClaudeCodeResult(output.stdout);
+    if (result === undefined) return {};
+    // NOTE: Claude Code may exit 0 after an error it reported in its result (is_error: true).
+    if (result.is_error) {
+      throw this.resultError(result, { exitCode: output.exitCode, stderrTail: output.stderr });
+    }
+    const usage = claudeCodeUsage(result);
+    return { sessionId: result.session_id, ...(usage === undefined ? {} : { usage }) };
+  }
+
+  /** Checks this adapter's `coderConfig` keys too, before anything is written. */
+  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
+    readClaudeCodeConfig(request.coderConfig);
+    return super.prepare(request);
+  }
+
+  /** `true` for the `result` event: Claude Code's work is done even if it does not exit (see the SDK). */
+  override isFinalEvent(line: string): boolean {
+    return isClaudeCodeResultLine(line);
+  }
+
+  protected override async execute(
+    request: CoderV1Request,
+    context: InPlaceExecutionContext<SubprocessPreparation>,
+  ): Promise<InPlaceExecution> {
+    mkdirSync(claudeCodeConfigDirectory(request), { recursive: true, mode: 0o700 });
+    return super.execute(request, context);
+  }
+
+  /** `CODER_FAILED` carrying the message of an `is_error` result event. */
+  private resultError(
+    result: ClaudeCodeResultEvent,
+    ending: {
+      exitCode?: number | undefined;
+      signal?: string | undefined;
+      stderrTail: string;
+      cause?: unknown;
+    },
+  ): CoderFailedError {
+    const how =
+      ending.exitCode === undefined || ending.exitCode === 0
+        ? 'reported an error'
+        : `exited with code ${ending.exitCode}`;
+    const error = new CoderFailedError({
+      coderId: this.id,
+      displayName: this.displayName,
+      reason: `${how}: ${describeClaudeCodeError(result)}`,
+      ...(ending.exitCode === undefined ? {} : { exitCode: ending.exitCode }),
+      ...(ending.signal === undefined ? {} : { signal: ending.signal }),
+      stderrTail: ending.stderrTail,
+      cause: ending.cause,
+    });
+    return error;
+  }
+}
+
+/** `argv` with every credential value replaced, as the base redacts the argv it records. */
+function _redactCredentials(
+  argv: string[],
+  credentials: readonly { readonly name: string; readonly value: string }[],
+): string[] {
+  const secrets = credentials.filter((credential) => credential.value.length > 0);
+  return argv.map((argument) =>
+    secrets.reduce((text, secret) => text.split(secret.value).join(`[redacted ${secret.name}]`), argument),
+  );
+}
+
+/**
+ * Creates the Claude Code coder: `claude -p` headless in the task worktree, with snodo's instructions in
+ * `CLAUDE.local.md`, a private config directory per job, and usage, cost and session id read from the
+ * `result` event. Registered by the snodo CLI as `claude-code` (model namespace `claude-code/`).
+ */
+export function createClaudeCodeCoder(settings: ClaudeCodeCoderSettings = {}): SubprocessCoderAdapter {
+  return new ClaudeCodeCoder(settings);
+}

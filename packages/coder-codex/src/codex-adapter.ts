@@ -1,0 +1,127 @@
+import {
+  CoderFailedError,
+  type CoderV1Credentials,
+  type CoderV1Request,
+  type InPlaceExecution,
+  type InPlaceExecutionContext,
+  SubprocessCoderAdapter,
+  type SubprocessOutput,
+  type SubprocessParsedOutput,
+  type SubprocessPreparation,
+  type SupportedVersionRange,
+} from '@snodo/coder-sdk';
+import { buildCodexArgv } from './codex-argv.js';
+import { buildCodexEnvironment, prepareCodexHome } from './codex-home.js';
+import { type CodexRunSummary, codexUsage, isCodexFinalLine, summarizeCodexOutput } from './codex-output.js';
+import { type CodexCoderSettings, readCodexConfig } from './codex-settings.js';
+import { CODEX_SUPPORTED_VERSIONS } from './version.js';
+
+/**
+ * OpenAI Codex (`codex exec`) as an in-place snodo coder: it edits the task worktree itself, snodo
+ * commits. See COMPAT.md for the verified versions and where each flag and variable comes from.
+ */
+class CodexCoder extends SubprocessCoderAdapter {
+  readonly id = 'codex';
+  readonly displayName = 'Codex';
+  readonly credentials: CoderV1Credentials = {
+    envVars: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
+    configKey: 'openai',
+  };
+  readonly binary = 'codex';
+  readonly modelPrefix = 'codex/';
+  readonly installHint = 'npm install -g @openai/codex';
+  override readonly supportedVersions: SupportedVersionRange = CODEX_SUPPORTED_VERSIONS;
+  override readonly supportsUsage = true;
+
+  declare protected readonly settings: CodexCoderSettings;
+
+  constructor(settings: CodexCoderSettings = {}) {
+    super(settings);
+  }
+
+  buildArgv(prompt: string, workspace: string, model: string | undefined): string[] {
+    return buildCodexArgv(this.binary, prompt, workspace, model);
+  }
+
+  override buildEnv(request: CoderV1Request): Record<string, string> {
+    return buildCodexEnvironment(request);
+  }
+
+  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+    const summary = summarizeCodexOutput(output.stdout);
+    if (summary.finished && summary.usage === undefined) {
+      // NOTE: a turn.failed with exit 0 is still a failed run.
+      throw this.summaryError(summary, { exitCode: output.exitCode, stderrTail: output.stderr });
+    }
+    return {
+      ...(summary.threadId === undefined ? {} : { sessionId: summary.threadId }),
+      ...(summary.usage === undefined ? {} : { usage: codexUsage(summary.usage, undefined) }),
+    };
+  }
+
+  /** Checks this adapter's `coderConfig` keys too, before anything is written. */
+  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
+    readCodexConfig(request.coderConfig);
+    return super.prepare(request);
+  }
+
+  /** `true` for `turn.completed` / `turn.failed`: Codex's work is done even if it does not exit. */
+  override isFinalEvent(line: string): boolean {
+    return isCodexFinalLine(line);
+  }
+
+  protected override async execute(
+    request: CoderV1Request,
+    context: InPlaceExecutionContext<SubprocessPreparation>,
+  ): Promise<InPlaceExecution> {
+    prepareCodexHome(request, readCodexConfig(request.coderConfig));
+    return super.execute(request, context);
+  }
+
+  /** `CODER_FAILED` carrying the message of `turn.failed` (or the last `error` event). */
+  private summaryError(
+    summary: CodexRunSummary,
+    ending: {
+      exitCode?: number | undefined;
+      signal?: string | undefined;
+      stderrTail: string;
+      cause?: unknown;
+    },
+  ): CoderFailedError {
+    const how =
+      ending.exitCode === undefined || ending.exitCode === 0
+        ? 'reported a failed turn'
+        : `exited with code ${ending.exitCode}`;
+    const message = (summary.failure ?? 'no message').trim().split('\n')[0]?.slice(0, 500) ?? '';
+    const error = new CoderFailedError({
+      coderId: this.id,
+      displayName: this.displayName,
+      reason: `${how}: ${message}`,
+      ...(ending.exitCode === undefined ? {} : { exitCode: ending.exitCode }),
+      ...(ending.signal === undefined ? {} : { signal: ending.signal }),
+      stderrTail: ending.stderrTail,
+      cause: ending.cause,
+    });
+    return error;
+  }
+}
+
+/** `argv` with every credential value replaced, as the base redacts the argv it records. */
+function _redactCredentials(
+  argv: string[],
+  credentials: readonly { readonly name: string; readonly value: string }[],
+): string[] {
+  const secrets = credentials.filter((credential) => credential.value.length > 0);
+  return argv.map((argument) =>
+    secrets.reduce((text, secret) => text.split(secret.value).join(`[redacted ${secret.name}]`), argument),
+  );
+}
+
+/**
+ * Creates the Codex coder: `codex exec` headless in the task worktree, with snodo's instructions as the
+ * private `CODEX_HOME`'s `AGENTS.md`, and usage and thread id read from its JSON events. Registered by the
+ * snodo CLI as `codex` (model namespace `codex/`).
+ */
+export function createCodexCoder(settings: CodexCoderSettings = {}): SubprocessCoderAdapter {
+  return new CodexCoder(settings);
+}

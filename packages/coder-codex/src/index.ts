@@ -1,0 +1,19 @@
+export { createCodexCoder } from './codex-adapter.js';
+export {
+  type CodexErrorEvent,
+  type CodexEvent,
+  type CodexItemEvent,
+  type CodexThreadStartedEvent,
+  type CodexTurnCompletedEvent,
+  type CodexTurnFailedEvent,
+  type CodexUsage,
+  codexErrorEventSchema,
+  codexEventSchema,
+  codexItemEventSchema,
+  codexThreadStartedEventSchema,
+  codexTurnCompletedEventSchema,
+  codexTurnFailedEventSchema,
+  codexUsageSchema,
+} from './codex-output.js';
+export type { CodexCoderSettings } from './codex-settings.js';
+export { CODEX_SUPPORTED_VERSIONS, VERSION } from './version.js';
