@@ -1,0 +1,33 @@
+import type { Command } from '@commander-js/extra-typings';
+import type { CommandRuntime } from '../command-runtime.js';
+
+/** `snodo audit …`: the hash-chained audit log of this repository. */
+export function registerAuditCommand(program: Command, runtime: CommandRuntime): void {
+  const audit = program.command('audit').description("verify, read and export this repository's audit log");
+  const context = runtime.context;
+  audit
+    .command('verify')
+    .description('recompute the hash chain and check it against every signed checkpoint (exit 1 if broken)')
+    .option('--json', 'print the verification as JSON')
+    .action(async (options) => {
+      const { auditVerifyAction } = await import('./audit-verify-action.js');
+      runtime.setExitCode(await auditVerifyAction(context, options));
+    });
+  audit
+    .command('show')
+    .description('print the events of the log, optionally of one job')
+    .option('--job <id>', 'only the events of this job')
+    .option('--json', 'print the events as a JSON array')
+    .action(async (options) => {
+      const { auditShowAction } = await import('./audit-show-action.js');
+      runtime.setExitCode(await auditShowAction(context, options));
+    });
+  audit
+    .command('export')
+    .description("a job's attestation: an in-toto statement in a signed DSSE envelope, as JSON on stdout")
+    .requiredOption('--job <id>', 'the job to attest')
+    .action(async (options) => {
+      const { auditExportAction } = await import('./audit-show-action.js');
+      runtime.setExitCode(await auditExportAction(context, options));
+    });
+}

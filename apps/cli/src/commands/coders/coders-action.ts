@@ -1,0 +1,58 @@
+import type { CliContext } from '../../cli-context.js';
+import { type CoderStatus, checkCoder } from '../../coders/check-coder.js';
+import { loadCoderRegistry } from '../../coders/load-coder-registry.js';
+import { EXIT_CODES } from '../../exit-codes.js';
+import type { Palette } from '../../output/palette.js';
+import { formatTable } from '../../output/table.js';
+
+/** The flags of `snodo coders`. */
+export interface CodersFlags {
+  readonly json?: boolean | undefined;
+}
+
+/** Every registered coder's status, checked concurrently (each may probe a CLI's version). */
+export async function listCoderStatuses(context: CliContext): Promise<CoderStatus[]> {
+  const { registry, config } = await loadCoderRegistry(context);
+  return Promise.all(
+    registry.list().map((registration) => checkCoder(registry, registration.id, config, context.env)),
+  );
+}
+
+function credentialText(status: CoderStatus, palette: Palette): string {
+  if (status.credentials === 'missing') {
+    return palette.red(`missing (${status.credentialVariables.join(' or ') || 'key'})`);
+  }
+  return status.credentials;
+}
+
+/** The coders as a table, then one line per coder that is not ready, with its fix. */
+export function formatCoderStatuses(statuses: readonly CoderStatus[], palette: Palette): string {
+  const rows = [
+    ['coder', 'kind', 'installed', 'version', 'credentials', 'ready'],
+    ...statuses.map((status) => [
+      `${status.id}${status.isDefault ? palette.dim(' (default)') : ''}`,
+      status.kind,
+      status.installed ? 'yes' : palette.red('no'),
+      status.version ?? '-',
+      credentialText(status, palette),
+      status.ready ? palette.green('yes') : palette.red('no'),
+    ]),
+  ];
+  const lines = [formatTable(rows, { header: palette.dim })];
+  const notReady = statuses.filter((status) => !status.ready);
+  if (notReady.length > 0) lines.push('');
+  for (const status of notReady) {
+    lines.push(`${palette.bold(status.id)}: ${status.reason ?? 'not ready'}`);
+    if (status.fix !== null && status.fix !== status.reason) lines.push(`  fix: ${status.fix}`);
+    else if (!status.installed && status.installHint !== null) lines.push(`  install: ${status.installHint}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `snodo coders`: always exit 0; readiness is information here (`snodo doctor` is the check). */
+export async function codersAction(context: CliContext, flags: CodersFlags): Promise<number> {
+  const statuses = await listCoderStatuses(context);
+  if (flags.json === true) context.stdout.write(`${JSON.stringify({ coders: statuses }, null, 2)}\n`);
+  else context.stdout.write(formatCoderStatuses(statuses, context.out));
+  return EXIT_CODES.done;
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { ConfigStore, detectProviderKeys } from '@snodo/core';
+import { stringify } from 'yaml';
+import type { CliContext } from '../../cli-context.js';
+import { CliError } from '../../errors/cli-error.js';
+import { EXIT_CODES } from '../../exit-codes.js';
+
+/** The key, from the argument or (when absent or `-`) from stdin, so it need not enter shell history. */
+function readKey(argument: string | undefined): string {
+  if (argument !== undefined && argument !== '-') return argument;
+  if (process.stdin.isTTY === true) {
+    throw new CliError('CLI_USAGE', {
+      message: 'No key given: pass it as an argument, or pipe it in.',
+      fix: 'snodo config add <provider> <key>   or   printf %s "$KEY" | snodo config add <provider> -',
+    });
+  }
+  return readFileSync(0, 'utf8').trim();
+}
+
+/**
+ * `snodo config add|set|get|unset|show|remove|path`. Every edit goes through core's `ConfigStore`, which
+ * validates the whole file before writing it (0600) and keeps the user's comments. Keys are never printed
+ * in full.
+ */
+export async function configAction(
+  context: CliContext,
+  name: 'add' | 'set' | 'get' | 'unset' | 'show' | 'remove' | 'path',
+  parameters: readonly string[],
+  flags: Record<string, unknown>,
+): Promise<number> {
+  const store = ConfigStore.fromEnvironment({ env: context.env, homedir: context.homeDirectory });
+  const { stdout, out } = context;
+  const done = (message: string) => {
+    stdout.write(`${out.green('✔')} ${message}\n`);
+    return EXIT_CODES.done;
+  };
+  switch (name) {
+    case 'path':
+      stdout.write(`${store.configPath()}\n`);
+      return EXIT_CODES.done;
+    case 'add': {
+      const [provider = '', argument] = parameters;
+      const key = readKey(argument);
+      store.addProviderKey(provider, key, {
+        apiKeyEnv: typeof flags.env === 'string' ? flags.env : undefined,
+        baseUrl: typeof flags.baseUrl === 'string' ? flags.baseUrl : undefined,
+      });
+      return done(`stored the ${provider} key in ${store.configPath()} (mode 0600)`);
+    }
+    case 'set': {
+      const [key = '', value = ''] = parameters;
+      store.setConfigValue(key, value);
+      return done(`${key} = ${JSON.stringify(store.getConfigValue(key))}`);
+    }
+    case 'get': {
+      const [key = ''] = parameters;
+      const value = store.getConfigValue(key);
+      if (flags.json === true) stdout.write(`${JSON.stringify(value ?? null, null, 2)}\n`);
+      else if (value === undefined) stdout.write(`${out.dim('(not set)')}\n`);
+      else if (typeof value === 'object') stdout.write(stringify(value));
+      else stdout.write(`${String(value)}\n`);
+      return EXIT_CODES.done;
+    }
+    case 'unset': {
+      const [key = ''] = parameters;
+      return done(store.unsetConfigValue(key) ? `removed ${key}` : `${key} was not set; nothing changed`);
+    }
+    case 'remove': {
+      const [provider = ''] = parameters;
+      return done(
+        store.removeProvider(provider)
+          ? `removed provider ${provider}`
+          : `no provider ${provider} in the config; nothing changed`,
+      );
+    }
+    case 'show': {
+      const view = store.showConfig();
+      const detected = detectProviderKeys(context.env);
+      if (flags.json === true) {
+        stdout.write(
+          `${JSON.stringify(
+            {
+              path: view.path,
+              exists: view.exists,
+              config: view.config,
+              warnings: view.warnings,
+              environmentKeys: detected,
+            },
+            null,
+            2,
+          )}\n`,
+        );
+        return EXIT_CODES.done;
+      }
+      stdout.write(`${out.dim(`# ${view.path}${view.exists ? '' : ' (does not exist yet)'}`)}\n`);
+      const text = Object.keys(view.config).length === 0 ? '{}\n' : stringify(view.config);
+      stdout.write(text);
+      for (const warning of view.warnings) {
+        stdout.write(
+          out.yellow(`warning: ${warning.file}:${warning.line}:${warning.column}: ${warning.message}\n`),
+        );
+      }
+      stdout.write(
+        `${out.dim(
+          `# provider keys in the environment: ${detected.length === 0 ? '(none)' : detected.join(', ')}`,
+        )}\n`,
+      );
+      return EXIT_CODES.done;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configShowJsonSchema } from '../../json/environment-json-schemas.js';
+import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+
+describe('snodo config', () => {
+  let fixture: CliFixture | undefined;
+  afterEach(() => fixture?.cleanup());
+
+  it('stores a provider key (0600), shows it masked, and removes it', async () => {
+    fixture = createCliFixture();
+    const key = 'sk-ant-abcdefghijklmnopqrstuvwxyz0123';
+    const add = await fixture.snodo(['config', 'add', 'anthropic', key]);
+    expect(add.exitCode, add.all).toBe(0);
+    const path = join(fixture.snodoHome, 'config.yml');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, 'utf8')).toContain(key);
+
+    const show = await fixture.snodo(['config', 'show']);
+    expect(show.exitCode, show.all).toBe(0);
+    expect(show.stdout).toContain('sk-a…0123');
+    expect(show.stdout).not.toContain(key);
+
+    const json = configShowJsonSchema.parse(
+      JSON.parse((await fixture.snodo(['config', 'show', '--json'])).stdout),
+    );
+    expect(JSON.stringify(json.config)).not.toContain(key);
+
+    const get = await fixture.snodo(['config', 'get', 'providers.anthropic.api_key']);
+    expect(get.stdout.trim()).toBe('sk-a…0123');
+
+    const remove = await fixture.snodo(['config', 'remove', 'anthropic']);
+    expect(remove.exitCode).toBe(0);
+    expect(readFileSync(path, 'utf8')).not.toContain(key);
+  });
+
+  it('reads the key from stdin, so it need not appear on the command line', async () => {
+    fixture = createCliFixture();
+    const add = await fixture.snodo(['config', 'add', 'openrouter', '-'], {
+      input: 'sk-or-from-stdin-0123456789\n',
+    });
+    expect(add.exitCode, add.all).toBe(0);
+    expect(readFileSync(join(fixture.snodoHome, 'config.yml'), 'utf8')).toContain(
+      'sk-or-from-stdin-0123456789',
+    );
+  });
+
+  it('sets, gets and unsets a value, and prints the path', async () => {
+    fixture = createCliFixture();
+    expect(
+      (await fixture.snodo(['config', 'set', 'llm.validator.model', 'anthropic/claude-sonnet-4-5'])).exitCode,
+    ).toBe(0);
+    const get = await fixture.snodo(['config', 'get', 'llm.validator.model']);
+    expect(get.stdout.trim()).toBe('anthropic/claude-sonnet-4-5');
+    expect((await fixture.snodo(['config', 'unset', 'llm.validator.model'])).exitCode).toBe(0);
+    expect((await fixture.snodo(['config', 'get', 'llm.validator.model'])).stdout).toContain('(not set)');
+    const path = await fixture.snodo(['config', 'path']);
+    expect(path.stdout.trim()).toBe(join(fixture.snodoHome, 'config.yml'));
+  });
+
+  it('refuses an unknown key with exit 2, listing the valid ones', async () => {
+    fixture = createCliFixture();
+    const set = await fixture.snodo(['config', 'set', 'llm.judge.model', 'x/y']);
+    expect(set.exitCode).toBe(2);
+    expect(set.stderr).toContain('error: Cannot use config key `llm.judge.model`');
+    expect(set.stderr).toContain('llm.validator.model');
+  });
+
+  it('exits 2 and names the file and line of a broken config', async () => {
+    fixture = createCliFixture();
+    fixture.writeConfig('model: [unclosed\n');
+    const show = await fixture.snodo(['config', 'set', 'model', 'openai/gpt-4o']);
+    expect(show.exitCode).toBe(2);
+    expect(show.stderr).toMatch(/config\.yml:\d+:\d+/);
+  });
+});

@@ -1,0 +1,254 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { loadSigningKey, SIGNING_KEY_FILE } from '@snodo/audit';
+import {
+  BUILT_IN_PREDICATE_NAMES,
+  currentBranch,
+  detectProviderKeys,
+  loadProtocol,
+  type Protocol,
+  signingKeyDirectory,
+} from '@snodo/core';
+import type { CliContext } from '../../cli-context.js';
+import { checkCoder } from '../../coders/check-coder.js';
+import { loadCoderRegistry } from '../../coders/load-coder-registry.js';
+import { EXIT_CODES } from '../../exit-codes.js';
+import type { Palette } from '../../output/palette.js';
+import { formatTable } from '../../output/table.js';
+import type { DoctorCheck } from './doctor-check.js';
+
+const run = promisify(execFile);
+
+/** The flags of `snodo doctor`. */
+export interface DoctorFlags {
+  readonly json?: boolean | undefined;
+}
+
+const MINIMUM_NODE = [20, 19] as const;
+
+function checkNode(): DoctorCheck {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const ok = major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1]);
+  return ok
+    ? { name: 'node', status: 'ok', detail: process.versions.node }
+    : {
+        name: 'node',
+        status: 'fail',
+        detail: `${process.versions.node} is older than ${MINIMUM_NODE.join('.')}`,
+        fix: 'Install Node.js 20.19 or newer (https://nodejs.org), then run snodo doctor again.',
+      };
+}
+
+async function checkGit(context: CliContext): Promise<DoctorCheck> {
+  try {
+    const { stdout } = await run('git', ['--version'], { env: { ...context.env }, timeout: 10_000 });
+    return { name: 'git', status: 'ok', detail: stdout.trim().replace(/^git version /, '') };
+  } catch {
+    return {
+      name: 'git',
+      status: 'fail',
+      detail: 'git is not on PATH',
+      fix: 'Install git (https://git-scm.com/downloads), then run snodo doctor again.',
+    };
+  }
+}
+
+/** The repository, its protocol, and the protocol's parsed content for the coder checks. */
+async function checkRepository(
+  context: CliContext,
+  repositoryRoot: string | undefined,
+  registeredCoders: readonly string[],
+): Promise<{ checks: DoctorCheck[]; protocol: Protocol | undefined }> {
+  if (repositoryRoot === undefined) {
+    return {
+      checks: [
+        {
+          name: 'repository',
+          status: 'fail',
+          detail: `${context.cwd} is not inside a git repository`,
+          fix: 'cd into your repository (or `git init` one), then run snodo doctor again.',
+        },
+      ],
+      protocol: undefined,
+    };
+  }
+  const head = await currentBranch(repositoryRoot).catch(() => undefined);
+  const branch =
+    head === undefined
+      ? 'unknown HEAD'
+      : head.detached
+        ? `detached at ${head.commit.slice(0, 10)}`
+        : `branch ${head.name}`;
+  const checks: DoctorCheck[] = [
+    head?.detached
+      ? {
+          name: 'repository',
+          status: 'warn',
+          detail: `${repositoryRoot} (${branch})`,
+          fix: 'Switch to a branch (`git switch <branch>`) or pass --base <branch> to snodo run.',
+        }
+      : { name: 'repository', status: 'ok', detail: `${repositoryRoot} (${branch})` },
+  ];
+  const path = join(repositoryRoot, '.snodo', 'protocol.yml');
+  const shown = relative(context.cwd, path) || path;
+  if (!existsSync(path)) {
+    checks.push({
+      name: 'protocol',
+      status: 'fail',
+      detail: `no ${shown}`,
+      fix: 'snodo init, then commit the file',
+    });
+    return { checks, protocol: undefined };
+  }
+  try {
+    const loaded = await loadProtocol(path, {
+      fileName: shown,
+      registeredCoders,
+      knownPredicates: [...BUILT_IN_PREDICATE_NAMES],
+    });
+    const warnings = loaded.warnings.length;
+    checks.push({
+      name: 'protocol',
+      status: warnings === 0 ? 'ok' : 'warn',
+      detail: `${shown} (${loaded.protocol.protocol_id}, ${loaded.protocol.modes.length} mode(s))${warnings === 0 ? '' : `, ${warnings} warning(s)`}`,
+      ...(warnings === 0 ? {} : { fix: 'snodo protocol validate' }),
+    });
+    return { checks, protocol: loaded.protocol };
+  } catch (error) {
+    checks.push({
+      name: 'protocol',
+      status: 'fail',
+      detail: `${shown} does not load: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`,
+      fix: 'snodo protocol validate',
+    });
+    return { checks, protocol: undefined };
+  }
+}
+
+function checkSigningKey(snodoHome: string): DoctorCheck {
+  const path = join(signingKeyDirectory(snodoHome), SIGNING_KEY_FILE);
+  if (!existsSync(path)) {
+    return { name: 'signing key', status: 'info', detail: `none yet; the first run creates ${path} (0600)` };
+  }
+  try {
+    loadSigningKey(path);
+    return { name: 'signing key', status: 'ok', detail: path };
+  } catch (error) {
+    return {
+      name: 'signing key',
+      status: 'fail',
+      detail: error instanceof Error ? error.message : String(error),
+      fix: `chmod 600 ${path}`,
+    };
+  }
+}
+
+function formatChecks(checks: readonly DoctorCheck[], palette: Palette): string {
+  const marks = {
+    ok: palette.green('✔'),
+    warn: palette.yellow('!'),
+    fail: palette.red('✘'),
+    info: palette.dim('•'),
+  };
+  const rows = checks.map((check) => [marks[check.status], check.name, check.detail]);
+  const lines = [formatTable(rows)];
+  const problems = checks.filter(
+    (check) => check.fix !== undefined && (check.status === 'warn' || check.status === 'fail'),
+  );
+  if (problems.length > 0) {
+    lines.push('', 'To fix:');
+    for (const check of problems) lines.push(`  ${check.name}: ${check.fix}`);
+  }
+  const failed = checks.filter((check) => check.status === 'fail').length;
+  const warned = checks.filter((check) => check.status === 'warn').length;
+  const warnings = warned === 0 ? '' : ` (${warned} warning(s) above)`;
+  lines.push(
+    '',
+    failed === 0
+      ? palette.green(`No problems: snodo can run here${warnings}.`)
+      : palette.red(`${failed} problem(s) found${warnings}.`),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `snodo doctor`: node, git, the repository and its protocol, config, the signing key, the coders (the
+ * default coder and those the protocol names must be ready; the others are listed), and the provider keys
+ * found in the environment (names only). Exit 0 when nothing failed, 1 otherwise.
+ */
+export async function doctorAction(context: CliContext, flags: DoctorFlags): Promise<number> {
+  const checks: DoctorCheck[] = [checkNode(), await checkGit(context)];
+  let loaded: Awaited<ReturnType<typeof loadCoderRegistry>> | undefined;
+  try {
+    loaded = await loadCoderRegistry(context);
+  } catch (error) {
+    checks.push({
+      name: 'config',
+      status: 'fail',
+      detail: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+      fix: 'Fix the file (`snodo config path` prints where it is), then run snodo doctor again.',
+    });
+  }
+  if (loaded !== undefined) {
+    const { registry, config, repositoryRoot, store } = loaded;
+    const view = store.load();
+    checks.push({
+      name: 'config',
+      status: view.warnings.length === 0 ? 'ok' : 'warn',
+      detail: view.exists
+        ? `${view.path}${view.warnings.length === 0 ? '' : ` (${view.warnings[0]?.message ?? ''})`}`
+        : `${view.path} (not created yet; defaults apply)`,
+      ...(view.warnings.length === 0 ? {} : { fix: 'snodo config show' }),
+    });
+    const ids = registry.list().map((registration) => registration.id);
+    const repository = await checkRepository(context, repositoryRoot, ids);
+    checks.push(...repository.checks);
+    checks.push(checkSigningKey(store.home));
+    const required = new Set([
+      registry.defaultCoderId,
+      ...(repository.protocol?.modes ?? []).flatMap((mode) => (mode.coder === undefined ? [] : [mode.coder])),
+    ]);
+    const statuses = await Promise.all(ids.map((id) => checkCoder(registry, id, config, context.env)));
+    for (const status of statuses) {
+      const role = status.isDefault
+        ? 'default'
+        : required.has(status.id)
+          ? 'named by the protocol'
+          : 'optional';
+      const version = status.version === null ? '' : ` ${status.version}`;
+      if (status.ready) {
+        checks.push({ name: `coder ${status.id}`, status: 'ok', detail: `ready${version} (${role})` });
+      } else {
+        checks.push({
+          name: `coder ${status.id}`,
+          status: required.has(status.id) ? 'fail' : 'info',
+          detail: `not ready (${role}): ${status.reason ?? 'unknown'}`,
+          fix: status.fix ?? status.installHint ?? undefined,
+        });
+      }
+    }
+    const judging = config.llm?.validator?.model ?? config.model;
+    checks.push(
+      judging === undefined
+        ? {
+            name: 'judging model',
+            status: 'warn',
+            detail: 'not set: LLM gates need -m <provider/model> on each run (or --mock)',
+            fix: 'snodo config set model <provider/model>   (snodo models lists them)',
+          }
+        : { name: 'judging model', status: 'ok', detail: judging },
+    );
+  }
+  const keys = detectProviderKeys(context.env);
+  checks.push({
+    name: 'provider keys',
+    status: 'info',
+    detail: keys.length === 0 ? 'none in the environment' : `in the environment: ${keys.join(', ')}`,
+  });
+  const ok = checks.every((check) => check.status !== 'fail');
+  if (flags.json === true) context.stdout.write(`${JSON.stringify({ ok, checks }, null, 2)}\n`);
+  else context.stdout.write(formatChecks(checks, context.out));
+  return ok ? EXIT_CODES.done : EXIT_CODES.halted;
+}

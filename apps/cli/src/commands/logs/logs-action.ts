@@ -1,0 +1,57 @@
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { jobPaths, readJobState } from '@snodo/core';
+import type { CliContext } from '../../cli-context.js';
+import { EXIT_CODES } from '../../exit-codes.js';
+import { resolveJobId } from '../../jobs/resolve-job-id.js';
+
+/** The flags of `snodo logs`. */
+export interface LogsFlags {
+  readonly follow?: boolean | undefined;
+}
+
+/** How often `--follow` looks for new output and for the job's end. */
+const POLL_INTERVAL_MS = 250;
+
+/** Copies the bytes of `path` from `offset` to stdout; returns the new offset. */
+function copyFrom(context: CliContext, path: string, offset: number): number {
+  if (!existsSync(path)) return offset;
+  const size = statSync(path).size;
+  if (size <= offset) return size < offset ? 0 : offset;
+  const descriptor = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(size - offset);
+    const read = readSync(descriptor, buffer, 0, buffer.length, offset);
+    context.stdout.write(buffer.subarray(0, read).toString('utf8'));
+    return offset + read;
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * `snodo logs <job> [--follow]`: prints the transcript; with `--follow`, keeps polling for new output
+ * until the job's status is no longer `running`, then prints what is left and stops.
+ */
+export async function logsAction(context: CliContext, reference: string, flags: LogsFlags): Promise<number> {
+  const { repositoryRoot, jobId } = await resolveJobId(context.cwd, reference);
+  // Fails with JOB_NOT_FOUND (and its hint) before anything is printed.
+  let state = readJobState(repositoryRoot, jobId);
+  const path = jobPaths(repositoryRoot, jobId).transcript;
+  let offset = copyFrom(context, path, 0);
+  while (flags.follow === true && state.status === 'running') {
+    await sleep(POLL_INTERVAL_MS);
+    offset = copyFrom(context, path, offset);
+    state = readJobState(repositoryRoot, jobId);
+  }
+  offset = copyFrom(context, path, offset);
+  if (offset === 0) {
+    const coder = state.coder?.displayName ?? 'The coder';
+    context.stderr.write(
+      context.err.dim(
+        `(no transcript: ${coder} wrote no output for ${jobId}; see \`snodo meta ${jobId}\`)\n`,
+      ),
+    );
+  }
+  return EXIT_CODES.done;
+}

@@ -1,0 +1,44 @@
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { CommandRuntime } from '../command-runtime.js';
+import { parsePositiveInteger } from '../option-parsers.js';
+
+/** The landing strategies `--merge` accepts (SPEC §6). */
+export const MERGE_STRATEGIES = ['merge', 'ff-only', 'squash', 'none'] as const;
+
+/** `snodo run "<task>"`: one task through the governed pipeline (SPEC §2). */
+export function registerRunCommand(program: Command, runtime: CommandRuntime): void {
+  program
+    .command('run')
+    .description('run a task through the protocol: gates, a coder in its own worktree, gates again, merge')
+    .argument('<task...>', 'what to do, in words (quote it, or the words are joined with spaces)')
+    .option('--coder <id>', 'the coder to use (`snodo coders` lists them)')
+    .option('-m, --model <model>', 'judging model (provider/model), or a coder model like agy/gemini-2.5-pro')
+    .option('--mock', 'offline: the mock coder and mock/pass judges, unless -m says otherwise')
+    .option('--mode <id>', 'the protocol mode to run in (skips classification)')
+    .option('--no-isolation', 'work in the current checkout (which must be clean) instead of a worktree')
+    .option('--base <branch>', 'the branch to start from and merge into (default: the checked-out branch)')
+    .addOption(
+      new Option('--merge <strategy>', 'how a passing job lands (default: execution.merge_strategy)').choices(
+        MERGE_STRATEGIES,
+      ),
+    )
+    .option('--timeout <seconds>', "the coder's wall-clock limit per attempt", parsePositiveInteger)
+    .option('--strict', 'treat unknown protocol keys as errors')
+    .option('--dry-run', 'print the resolved mode, coder, models, gates and base, and create nothing')
+    .option('--json', 'print the result as one JSON document on stdout')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snodo run "Add a CONTRIBUTING.md with setup steps" --mock
+  $ snodo run "Add rate limiting to the login route" -m anthropic/claude-sonnet-4-5
+  $ snodo run "Fix the flaky date test" --coder claude-code --dry-run
+
+Exit codes: 0 done, 1 halted by a gate (job kept), 2 bad input, 3 coder or environment failure,
+130 interrupted.`,
+    )
+    .action(async (words, options) => {
+      const { runAction } = await import('./run-action.js');
+      runtime.setExitCode(await runAction(runtime.context, words.join(' '), options));
+    });
+}

@@ -1,0 +1,71 @@
+import { relative } from 'node:path';
+import { showJob } from '@snodo/core';
+import type { CliContext } from '../../cli-context.js';
+import { EXIT_CODES } from '../../exit-codes.js';
+import { resolveJobId } from '../../jobs/resolve-job-id.js';
+import { firstLine } from '../../output/format.js';
+import { formatJobMeta } from '../../output/job-meta.js';
+import { severityText } from '../../output/run-summary.js';
+import { taskOptions } from './task-options.js';
+
+/** The flags of `snodo task show`. */
+export interface TaskShowFlags {
+  readonly json?: boolean | undefined;
+}
+
+/** What a user can do next with a job in this state. */
+function nextSteps(jobId: string, status: string, outcome: string | undefined, kept: boolean): string[] {
+  if (status === 'running') return [`snodo logs ${jobId} --follow`];
+  if (!kept) return [];
+  const steps = [`snodo task diff ${jobId}`];
+  if (outcome === 'escalated')
+    steps.push(`snodo task approve ${jobId} --reason "…"`, `snodo task reject ${jobId}`);
+  if (['merge_deferred', 'merge_conflict', 'not_fast_forward', 'branch_kept'].includes(outcome ?? '')) {
+    steps.push(`snodo task merge ${jobId}`);
+  }
+  steps.push(`snodo task abandon ${jobId}`);
+  return steps;
+}
+
+/**
+ * `snodo task show <job>`: the `snodo meta` screen plus each verdict's justification, the gate evidence
+ * files, and the commands that finish or discard the job.
+ */
+export async function taskShowAction(
+  context: CliContext,
+  reference: string,
+  flags: TaskShowFlags,
+): Promise<number> {
+  const { jobId, repositoryRoot } = await resolveJobId(context.cwd, reference);
+  const details = await showJob({ ...taskOptions(context), jobId });
+  if (flags.json === true) {
+    context.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
+    return EXIT_CODES.done;
+  }
+  const { out } = context;
+  const { state } = details;
+  const lines = [formatJobMeta(details, out).trimEnd()];
+  const judged = state.verdicts.filter((verdict) => verdict.justification.trim() !== '');
+  if (judged.length > 0) {
+    lines.push('', '  why:');
+    for (const verdict of judged) {
+      lines.push(
+        `    ${verdict.gateId} ${severityText(verdict.severity, verdict.error, out)}: ${firstLine(verdict.justification, 160)}`,
+      );
+    }
+  }
+  if (details.gateFiles.length > 0) {
+    lines.push(
+      `  evidence  ${details.gateFiles.length} file(s) in ${relative(context.cwd, `${repositoryRoot}/.snodo/jobs/${jobId}/gates`)}`,
+    );
+  }
+  const kept =
+    state.isolation?.mode === 'worktree' && state.status !== 'done' && state.status !== 'abandoned';
+  const steps = nextSteps(jobId, state.status, state.outcome, kept || state.outcome === 'branch_kept');
+  if (steps.length > 0) {
+    lines.push('  next:');
+    for (const step of steps) lines.push(`    ${step}`);
+  }
+  context.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT_CODES.done;
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** `snodo coders --json`: one coder's status. */
+export const coderStatusJsonSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  kind: z.string(),
+  modelPrefix: z.string().nullable(),
+  isDefault: z.boolean(),
+  installed: z.boolean(),
+  version: z.string().nullable(),
+  credentials: z.string(),
+  credentialVariables: z.array(z.string()),
+  ready: z.boolean(),
+  reason: z.string().nullable(),
+  fix: z.string().nullable(),
+  installHint: z.string().nullable(),
+});
+
+/** `snodo coders --json`. */
+export const codersJsonSchema = z.object({ coders: z.array(coderStatusJsonSchema) });
