@@ -130,7 +130,7 @@ export async function resolve(specifier, context, nextResolve) {
     expect(coloured.stdout).toContain('\u001b[');
     const plain = await fixture.snodo(['coders'], { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
     expect(plain.stdout).not.toContain('\u001b[');
-    expect(plain.stdout).toContain('mock (default)');
+    expect(plain.stdout).toContain('litellm (default)');
   });
 
   it('snodo meta --json prints the job record, valid against its schema; a job prefix works', async () => {

@@ -12,6 +12,7 @@ import type { ProtocolMode } from '../protocol/index.js';
 import { finishJob } from './finish-job.js';
 import { endingFromDecision, endingFromError, type JobEnding } from './job-ending.js';
 import { JobRun } from './job-run.js';
+import { ModeUnknownError } from './mode-unknown-error.js';
 import { loadRunContext, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-event.js';
 import type { RunTaskOptions } from './run-task-options.js';
@@ -83,6 +84,15 @@ function findingsFrom(
 
 async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEvent>): Promise<RunTaskResult> {
   const context = await loadRunContext(options);
+  // Bad input is refused before a job exists: an unknown --coder or --mode, a model namespaced for
+  // another coder. (The classifier's model is resolved the same way later.)
+  const preliminaryClassifierModel = classifierModel(context, options);
+  if (options.mode !== undefined && !context.protocol.modes.some((mode) => mode.mode_id === options.mode)) {
+    throw new ModeUnknownError({
+      mode: options.mode,
+      available: context.protocol.modes.map((mode) => mode.mode_id),
+    });
+  }
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,
@@ -138,7 +148,7 @@ async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEve
     let workspace: RunWorkspace | undefined;
     let ending: JobEnding;
     try {
-      ending = await governedRun(run, (created) => {
+      ending = await governedRun(run, preliminaryClassifierModel, (created) => {
         workspace = created;
       });
     } catch (error) {
@@ -150,13 +160,15 @@ async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEve
   }
 }
 
-async function governedRun(run: JobRun, onWorkspace: (workspace: RunWorkspace) => void): Promise<JobEnding> {
+async function governedRun(
+  run: JobRun,
+  classifierModelName: string | undefined,
+  onWorkspace: (workspace: RunWorkspace) => void,
+): Promise<JobEnding> {
   const { context, options } = run;
   const { protocol } = context;
 
-  const classification = await run.stage('classify', () =>
-    classifyTask(run, classifierModel(context, options)),
-  );
+  const classification = await run.stage('classify', () => classifyTask(run, classifierModelName));
   const mode: ProtocolMode = classification.mode;
   await run.audit('task-classify', {
     mode: mode.mode_id,

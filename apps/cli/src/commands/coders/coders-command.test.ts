@@ -12,22 +12,35 @@ describe('snodo coders and snodo doctor', () => {
     fixture.writeConfig('coders:\n  ghost:\n    command: ["snodo-ghost-cli", "{prompt}"]\n');
     const coders = await fixture.snodo(['coders']);
     expect(coders.exitCode, coders.all).toBe(0);
-    expect(coders.stdout).toMatch(/mock \(default\)\s+engine-managed\s+yes\s+-\s+not-needed\s+yes/);
+    expect(coders.stdout).toMatch(/litellm \(default\)\s+engine-managed\s+yes/);
+    expect(coders.stdout).toMatch(/mock\s+engine-managed\s+yes\s+-\s+not-needed\s+yes/);
     expect(coders.stdout).toMatch(/ghost\s+in-place\s+no/);
     expect(coders.stdout).toContain('coders.ghost.binary');
 
     const json = codersJsonSchema.parse(parseJson(await fixture.snodo(['coders', '--json'])));
-    expect(json.coders.map((coder) => [coder.id, coder.ready])).toEqual([
-      ['mock', true],
-      ['ghost', false],
+    const readiness = Object.fromEntries(json.coders.map((coder) => [coder.id, coder.ready]));
+    expect(Object.keys(readiness)).toEqual([
+      'mock',
+      'litellm',
+      'openai',
+      'anthropic',
+      'gemini',
+      'opencode',
+      'claude-code',
+      'codex',
+      'gemini-cli',
+      'opencode-cli',
+      'agy',
+      'ghost',
     ]);
+    expect(readiness).toMatchObject({ mock: true, ghost: false });
   });
 
   it('works outside a repository too', async () => {
     fixture = createCliFixture({ git: false });
     const coders = await fixture.snodo(['coders'], { cwd: fixture.home });
     expect(coders.exitCode, coders.all).toBe(0);
-    expect(coders.stdout).toContain('mock (default)');
+    expect(coders.stdout).toContain('litellm (default)');
   });
 
   it('doctor exits 0 when a run can work here, naming provider keys found without their values', async () => {
@@ -36,7 +49,8 @@ describe('snodo coders and snodo doctor', () => {
     expect(doctor.exitCode, doctor.all).toBe(0);
     expect(doctor.stdout).toMatch(/✔\s+git\s+\d+\.\d+/);
     expect(doctor.stdout).toMatch(/✔\s+protocol\s+\.snodo\/protocol\.yml \(test, 1 mode\(s\)\)/);
-    expect(doctor.stdout).toMatch(/✔\s+coder mock\s+ready \(default\)/);
+    expect(doctor.stdout).toMatch(/✔\s+coder litellm\s+ready .*\(default\)/);
+    expect(doctor.stdout).toMatch(/✔\s+coder anthropic\s+ready/);
     expect(doctor.stdout).toContain('in the environment: ANTHROPIC_API_KEY');
     expect(doctor.stdout).not.toContain('sk-ant-secret-value-123');
     expect(doctor.stdout).toContain('No problems');

@@ -15,8 +15,11 @@ describe('snodo run', () => {
     const run = await fixture.snodo(['run', 'Add a file', '--coder', 'nope']);
     expect(run.exitCode, run.all).toBe(2);
     expect(run.stderr).toContain(
-      'error: --coder nope: No coder named "nope" is registered (registered: mock)',
+      'error: --coder nope: No coder named "nope" is registered (registered: agy, anthropic, claude-code, codex, ' +
+        'gemini, gemini-cli, litellm, mock, openai, opencode, opencode-cli)',
     );
+    // Bad input creates no job.
+    expect(existsSync(join(fixture.root, '.snodo', 'jobs'))).toBe(false);
     expect(run.stderr).toContain('snodo coders');
   });
 
@@ -185,7 +188,7 @@ execution:
     ]);
     expect(json.exitCode, json.all).toBe(0);
     const plan = dryRunPlanJsonSchema.parse(JSON.parse(json.stdout));
-    expect(plan.coder).toMatchObject({ value: 'mock', source: 'default' });
+    expect(plan.coder).toMatchObject({ value: 'litellm', source: 'default' });
     expect(plan.models.judging).toEqual({ value: 'mock/warn', source: 'flag' });
     expect(plan.base).toMatchObject({
       value: 'main',

@@ -1,0 +1,3 @@
+export { AgyCoder, type AgyCoderSettings, createAgyCoder } from './agy-adapter.js';
+export { type AgyEnvelope, agyEnvelopeSchema } from './agy-output.js';
+export { AGY_SUPPORTED_VERSIONS, VERSION } from './version.js';

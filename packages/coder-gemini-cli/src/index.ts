@@ -1,0 +1,9 @@
+export { createGeminiCliCoder, GeminiCliCoder } from './gemini-cli-adapter.js';
+export {
+  type GeminiCliResultEvent,
+  type GeminiCliStats,
+  type GeminiCliStreamEvent,
+  geminiCliStreamEventSchema,
+} from './gemini-cli-output.js';
+export type { GeminiCliCoderConfig, GeminiCliCoderSettings } from './gemini-cli-settings.js';
+export { GEMINI_CLI_SUPPORTED_VERSIONS, VERSION } from './version.js';
