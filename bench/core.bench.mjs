@@ -1,0 +1,218 @@
+// Benchmarks of @snodo/core's pipeline (SPEC §11), each a ratio against a baseline measured here:
+// - one --mock run through runTask vs a bash script doing the same git work;
+// - four LLM judges vs one, against a fake LLM answering after 500 ms (concurrency: aim ≈ 1×);
+// - 8 concurrent --mock runs on one repository vs the same 8 in sequence;
+// - task worktree creation on a 50k-file repository vs a raw `git worktree add`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const { runTask, createTaskWorkspace, removeTaskWorkspace } = await import(join(root, 'packages/core/dist/index.js'));
+const { createMockCoder } = await import(join(root, 'packages/coder-mock/dist/index.js'));
+const { startFakeLlm } = await import(join(root, 'packages/conformance/dist/fake-llm/index.js'));
+
+const coders = {
+  registrations: [{ id: 'mock', displayName: 'Mock coder', kind: 'engine-managed', load: () => createMockCoder() }],
+  defaultCoderId: 'mock',
+  mockCoderId: 'mock',
+};
+
+function protocol(preJudges) {
+  const judges = Array.from({ length: preJudges }, (_, index) => `judge-${index}`);
+  return `protocol_id: bench
+name: Bench
+initial_mode: producer
+modes:
+  - mode_id: producer
+    name: Producer
+    tools: [edit, dispatch]
+    validators: [${judges.join(', ')}]
+validators:
+${judges
+  .map(
+    (id) => `  - validator_id: ${id}
+    validator_type: planning
+    evaluation_phase: pre_execute
+    criteria: [The task is clear.]`,
+  )
+  .join('\n')}
+disagreement_policy: unanimous
+`;
+}
+
+function makeRepository(tmpdir, name, protocolText) {
+  const repository = join(tmpdir, name);
+  mkdirSync(join(repository, '.snodo'), { recursive: true });
+  const git = (...args) => execFileSync('git', args, { cwd: repository, stdio: 'ignore' });
+  git('init', '-q', '-b', 'trunk');
+  writeFileSync(join(repository, 'README.md'), '# bench\n');
+  writeFileSync(join(repository, '.snodo/protocol.yml'), protocolText);
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'init');
+  return repository;
+}
+
+function environment(tmpdir, extra = {}) {
+  const home = join(tmpdir, 'snodo-home');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  return { PATH: process.env.PATH, HOME: tmpdir, SNODO_HOME: home, ...extra };
+}
+
+async function run(repository, env, options = {}) {
+  const handle = runTask({ task: 'bench task', cwd: repository, coders, env, mock: true, ...options });
+  const result = await handle.result;
+  if (result.status !== 'done') throw new Error(`bench run ended ${result.outcome}: ${result.summary}`);
+  return result;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function time(work) {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+const bareGitScript = `set -e
+cd "$1"
+job="j_bench$2"
+git worktree add -q -b "snodo/$job" "$3/$job" HEAD
+mkdir -p "$3/$job/snodo-mock"
+printf 'bench\\n' > "$3/$job/snodo-mock/$job.md"
+git -C "$3/$job" add -A
+git -C "$3/$job" -c user.name=bench -c user.email=bench@localhost commit -q -m "snodo($job): bench"
+git merge -q --ff-only "snodo/$job"
+git worktree remove "$3/$job"
+git branch -q -d "snodo/$job"
+`;
+
+export default async function bench({ report, tmpdir }) {
+  // 1. One mock run vs the bare git work.
+  {
+    const env = environment(tmpdir);
+    const repository = makeRepository(tmpdir, 'single', protocol(1));
+    const scriptRepository = makeRepository(tmpdir, 'script', protocol(1));
+    const scriptPath = join(tmpdir, 'bare.sh');
+    writeFileSync(scriptPath, bareGitScript);
+    mkdirSync(join(tmpdir, 'script-worktrees'));
+    await run(repository, env); // warm-up: first audit log, signing key
+    const snodo = [];
+    const script = [];
+    for (let index = 0; index < 5; index += 1) {
+      snodo.push(await time(() => run(repository, env)));
+      script.push(
+        await time(async () =>
+          execFileSync('bash', [scriptPath, scriptRepository, String(index), join(tmpdir, 'script-worktrees')]),
+        ),
+      );
+    }
+    report('mock run (runTask, 1 judge)', {
+      value: median(snodo),
+      unit: 'ms',
+      baseline: median(script),
+      baselineName: 'bare git script',
+      aim: 1.5,
+    });
+  }
+
+  // 2. Four judges vs one, each answer 500 ms late.
+  {
+    const measure = async (judges) => {
+      const llm = await startFakeLlm({
+        script: Array.from({ length: judges }, () => ({
+          verdict: { severity: 'pass', justification: 'ok', findings: [] },
+          delayMs: 500,
+        })),
+      });
+      try {
+        const directory = join(tmpdir, `judges-${judges}`);
+        mkdirSync(directory);
+        const env = environment(directory);
+        writeFileSync(
+          join(env.SNODO_HOME, 'config.yml'),
+          `providers:\n  fake:\n    base_url: ${llm.baseUrl.openai}\n    api_key: bench-key\n`,
+          { mode: 0o600 },
+        );
+        const repository = makeRepository(directory, 'repository', protocol(judges));
+        return await time(() => run(repository, env, { mock: false, coder: 'mock', model: 'fake/judge' }));
+      } finally {
+        await llm.close();
+      }
+    };
+    const one = await measure(1);
+    const four = await measure(4);
+    report('4 judges, 500 ms each', { value: four, unit: 'ms', baseline: one, baselineName: '1 judge', aim: 1.2 });
+  }
+
+  // 3. Eight concurrent runs vs eight in sequence.
+  {
+    const env = environment(tmpdir);
+    const sequentialRepository = makeRepository(tmpdir, 'sequential', protocol(1));
+    const concurrentRepository = makeRepository(tmpdir, 'concurrent', protocol(1));
+    await run(sequentialRepository, env);
+    await run(concurrentRepository, env);
+    const sequential = await time(async () => {
+      for (let index = 0; index < 8; index += 1) await run(sequentialRepository, env);
+    });
+    const concurrent = await time(() => Promise.all(Array.from({ length: 8 }, () => run(concurrentRepository, env))));
+    report('8 concurrent mock runs', {
+      value: concurrent,
+      unit: 'ms',
+      baseline: sequential,
+      baselineName: '8 in sequence',
+    });
+  }
+
+  // 4. Worktree creation on a 50k-file repository.
+  {
+    const repository = join(tmpdir, 'large');
+    mkdirSync(repository);
+    const git = (...args) => execFileSync('git', args, { cwd: repository, stdio: 'ignore', maxBuffer: 1 << 26 });
+    git('init', '-q', '-b', 'trunk');
+    for (let directory = 0; directory < 500; directory += 1) {
+      mkdirSync(join(repository, `d${directory}`));
+      for (let file = 0; file < 100; file += 1) writeFileSync(join(repository, `d${directory}`, `f${file}.txt`), `${directory}/${file}\n`);
+    }
+    git('add', '-A');
+    git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'large');
+    const worktrees = join(tmpdir, 'large-worktrees');
+    const snodo = [];
+    const raw = [];
+    for (let index = 0; index < 3; index += 1) {
+      snodo.push(
+        await time(async () => {
+          const workspace = await createTaskWorkspace({
+            repositoryRoot: repository,
+            jobId: `j_large${index}`,
+            task: 'bench',
+            worktreesDirectory: worktrees,
+          });
+          await removeTaskWorkspace({
+            repositoryRoot: repository,
+            worktreesDirectory: worktrees,
+            worktreePath: workspace.worktreePath,
+            branch: workspace.branch,
+            force: true,
+          }).catch(() => {});
+        }),
+      );
+      raw.push(
+        await time(async () => {
+          git('worktree', 'add', '-q', '-b', `raw-${index}`, join(tmpdir, `raw-${index}`), 'HEAD');
+          git('worktree', 'remove', '--force', join(tmpdir, `raw-${index}`));
+        }),
+      );
+    }
+    report('worktree create+remove, 50k files', {
+      value: median(snodo),
+      unit: 'ms',
+      baseline: median(raw),
+      baselineName: 'raw git worktree add+remove',
+      aim: 1.5,
+    });
+  }
+}
