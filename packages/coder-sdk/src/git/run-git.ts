@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { GitCommandError } from '../errors/git-command-error.js';
 
 /**
@@ -72,6 +71,8 @@ function gitEnvironment(overrides: Readonly<Record<string, string>> | undefined)
  * stderr when git exits with a code not in `allowedExitCodes` or cannot start.
  */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<RunGitResult> {
+  // Loaded on first use: importing the SDK (and so @snodo/core) should not pay for execa.
+  const { execa } = await import('execa');
   const result = await execa('git', [...forcedConfiguration, ...args], {
     cwd: options.cwd,
     env: gitEnvironment(options.env),

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
 
 /** How to run and watch one coder process. */
 export interface SupervisedProcessOptions {
@@ -145,6 +144,8 @@ function createFinalLineWatch(
 export async function runSupervisedProcess(
   options: SupervisedProcessOptions,
 ): Promise<SupervisedProcessOutcome> {
+  // Loaded on first use: importing the SDK (and so @snodo/core) should not pay for execa.
+  const { execa } = await import('execa');
   const subprocess = execa(options.file, [...options.args], {
     cwd: options.cwd,
     env: { ...options.env },

@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { execa } from 'execa';
 import { credentialFix, credentialValues, evaluateCredentials } from '../credentials/evaluate-credentials.js';
 import { CoderAbortedError } from '../errors/coder-aborted-error.js';
 import { CoderCliVersionUnsupportedError } from '../errors/coder-cli-version-unsupported-error.js';
@@ -326,6 +325,8 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     binaryPath: string,
     env: Readonly<Record<string, string>>,
   ): Promise<string | undefined> {
+    // Loaded on first use: importing the SDK (and so @snodo/core) should not pay for execa.
+    const { execa } = await import('execa');
     const result = await execa(binaryPath, [...this.versionArgs], {
       // NOTE: outside the worktree, so a CLI that writes files on start cannot dirty it.
       cwd: os.tmpdir(),
