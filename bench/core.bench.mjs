@@ -8,12 +8,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const { runTask, createTaskWorkspace, removeTaskWorkspace } = await import(join(root, 'packages/core/dist/index.js'));
+const { runTask, createTaskWorkspace, removeTaskWorkspace } = await import(
+  join(root, 'packages/core/dist/index.js')
+);
 const { createMockCoder } = await import(join(root, 'packages/coder-mock/dist/index.js'));
 const { startFakeLlm } = await import(join(root, 'packages/conformance/dist/fake-llm/index.js'));
 
 const coders = {
-  registrations: [{ id: 'mock', displayName: 'Mock coder', kind: 'engine-managed', load: () => createMockCoder() }],
+  registrations: [
+    { id: 'mock', displayName: 'Mock coder', kind: 'engine-managed', load: () => createMockCoder() },
+  ],
   defaultCoderId: 'mock',
   mockCoderId: 'mock',
 };
@@ -106,7 +110,12 @@ export default async function bench({ report, tmpdir }) {
       snodo.push(await time(() => run(repository, env)));
       script.push(
         await time(async () =>
-          execFileSync('bash', [scriptPath, scriptRepository, String(index), join(tmpdir, 'script-worktrees')]),
+          execFileSync('bash', [
+            scriptPath,
+            scriptRepository,
+            String(index),
+            join(tmpdir, 'script-worktrees'),
+          ]),
         ),
       );
     }
@@ -145,7 +154,13 @@ export default async function bench({ report, tmpdir }) {
     };
     const one = await measure(1);
     const four = await measure(4);
-    report('4 judges, 500 ms each', { value: four, unit: 'ms', baseline: one, baselineName: '1 judge', aim: 1.2 });
+    report('4 judges, 500 ms each', {
+      value: four,
+      unit: 'ms',
+      baseline: one,
+      baselineName: '1 judge',
+      aim: 1.2,
+    });
   }
 
   // 3. Eight concurrent runs vs eight in sequence.
@@ -158,7 +173,9 @@ export default async function bench({ report, tmpdir }) {
     const sequential = await time(async () => {
       for (let index = 0; index < 8; index += 1) await run(sequentialRepository, env);
     });
-    const concurrent = await time(() => Promise.all(Array.from({ length: 8 }, () => run(concurrentRepository, env))));
+    const concurrent = await time(() =>
+      Promise.all(Array.from({ length: 8 }, () => run(concurrentRepository, env))),
+    );
     report('8 concurrent mock runs', {
       value: concurrent,
       unit: 'ms',
@@ -171,11 +188,13 @@ export default async function bench({ report, tmpdir }) {
   {
     const repository = join(tmpdir, 'large');
     mkdirSync(repository);
-    const git = (...args) => execFileSync('git', args, { cwd: repository, stdio: 'ignore', maxBuffer: 1 << 26 });
+    const git = (...args) =>
+      execFileSync('git', args, { cwd: repository, stdio: 'ignore', maxBuffer: 1 << 26 });
     git('init', '-q', '-b', 'trunk');
     for (let directory = 0; directory < 500; directory += 1) {
       mkdirSync(join(repository, `d${directory}`));
-      for (let file = 0; file < 100; file += 1) writeFileSync(join(repository, `d${directory}`, `f${file}.txt`), `${directory}/${file}\n`);
+      for (let file = 0; file < 100; file += 1)
+        writeFileSync(join(repository, `d${directory}`, `f${file}.txt`), `${directory}/${file}\n`);
     }
     git('add', '-A');
     git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'large');

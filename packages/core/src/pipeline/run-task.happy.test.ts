@@ -12,7 +12,7 @@ afterEach(() => fixture.cleanup());
 
 describe('runTask, the happy path with the mock coder', () => {
   it('lands the change on the base branch, cleans up, and leaves the checkout clean', async () => {
-    const { result, events } = await fixture.run({ task: 'Add a greeting file\n\nwith details', mock: true });
+    const { result } = await fixture.run({ task: 'Add a greeting file\n\nwith details', mock: true });
 
     expect(result).toMatchObject({ status: 'done', outcome: 'merged', attempts: 1 });
     expect(result.changedFiles).toEqual([`snodo-mock/${result.jobId}.md`]);

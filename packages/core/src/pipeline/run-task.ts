@@ -99,6 +99,10 @@ async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEve
     snodoHome: context.snodoHome,
     actor: context.actor,
     createdBy: `snodo@${SNODO_VERSION}`,
+    // Every key snodo holds is masked in the log, whichever role ends up using it.
+    secrets: Object.values(context.config.providers ?? {})
+      .map((provider) => provider?.api_key)
+      .filter((key): key is string => typeof key === 'string' && key.length >= 8),
   });
   try {
     for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot)) {

@@ -97,7 +97,7 @@ export async function resolveCoder(
     env,
     credentialSource: credentials.source,
     availability,
-    coderConfig: { ...settings, ...modeConfig },
+    coderConfig,
     secrets: [...Object.values(credentials.variables), ...Object.values(extra)].filter(
       (value) => value.length >= 8,
     ),

@@ -22,7 +22,7 @@ export async function discardJobWorkspace(
   force: boolean,
 ): Promise<{ worktreeRemoved: boolean; branchDeleted: boolean }> {
   const isolation = state.isolation;
-  if (!isolation || isolation.mode !== 'worktree') return { worktreeRemoved: false, branchDeleted: false };
+  if (isolation?.mode !== 'worktree') return { worktreeRemoved: false, branchDeleted: false };
   if (existsSync(isolation.worktreePath) && !force) {
     const dirty = await workingTreeStatus(isolation.worktreePath);
     if (dirty.length > 0) {

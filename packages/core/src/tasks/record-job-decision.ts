@@ -24,7 +24,7 @@ export async function recordJobDecision(
   });
   try {
     await trail.append(options.type, options.data, { job: options.jobId, actor: scope.actor });
-    const state = await updateJobState(scope.repositoryRoot, options.jobId, options.mutate);
+    await updateJobState(scope.repositoryRoot, options.jobId, options.mutate);
     await trail.sync();
     const { trailer } = await trail.checkpoint();
     return await updateJobState(scope.repositoryRoot, options.jobId, (current) => ({

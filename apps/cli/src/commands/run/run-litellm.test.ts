@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeLlm } from '@snodo/conformance/fake-llm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+
+/**
+ * The default coder end to end through the binary: the model reads a file with its read-only tool, then
+ * submits the edit with `submit_files`; snodo checks and writes it, the judge (on another model) passes
+ * it, and it lands. Coder and judges are priced and recorded separately.
+ */
+let fixture: CliFixture | undefined;
+afterEach(() => fixture?.cleanup());
+
+const protocol = `protocol_id: litellm-check
+name: litellm check
+initial_mode: producer
+modes:
+  - mode_id: producer
+    name: Producer
+    tools: [edit]
+    validators: [review]
+validators:
+  - validator_id: review
+    validator_type: conventions
+    evaluation_phase: post_execute
+    criteria: [The change does what the task asks.]
+disagreement_policy: unanimous
+execution:
+  max_fix_attempts: 0
+`;
+
+describe('snodo run --coder litellm', () => {
+  it('reads a file, submits an edit that lands, and records coder and judge usage and cost apart', async () => {
+    const llm = await startFakeLlm({
+      script: [
+        { toolCall: { name: 'read_file', input: { path: 'README.md' } }, usage: { input: 900, output: 30 } },
+        {
+          writeFile: { path: 'CONTRIBUTING.md', content: '# Contributing\n\nRun pnpm test.\n' },
+          via: 'submit_files',
+          usage: { input: 1200, output: 80 },
+        },
+        {
+          verdict: { severity: 'pass', justification: 'does what was asked', findings: [] },
+          usage: { input: 700, output: 40 },
+        },
+      ],
+    });
+    try {
+      fixture = createCliFixture({ protocol });
+      fixture.writeConfig(
+        [
+          'providers:',
+          '  fake:',
+          `    base_url: ${llm.baseUrl.openai}`,
+          '    api_key: sk-fake-key-0123456789',
+          'llm:',
+          '  coder:',
+          '    model: fake/gpt-4o',
+          '  validator:',
+          '    model: fake/gpt-4o-mini',
+          '',
+        ].join('\n'),
+      );
+      const run = await fixture.snodo(['run', 'Add a CONTRIBUTING.md', '--coder', 'litellm', '--json']);
+      expect(run.exitCode, run.all).toBe(0);
+      expect(llm.problems).toEqual([]);
+      const result = JSON.parse(run.stdout) as { jobId: string; outcome: string };
+      expect(result.outcome).toBe('merged');
+      expect(fixture.git(['show', 'HEAD:CONTRIBUTING.md'])).toContain('Run pnpm test.');
+      // The model saw the file it asked for, through the tool result.
+      expect(llm.requestsContaining('# sample').length).toBeGreaterThan(0);
+
+      const meta = JSON.parse((await fixture.snodo(['meta', result.jobId, '--json'])).stdout) as {
+        state: {
+          models: { coder: { model: string }; judging: { model: string } };
+          usage: Record<
+            string,
+            { inputTokens: number; outputTokens: number; costUsd: number | null; models: string[] }
+          >;
+        };
+      };
+      expect(meta.state.models.coder.model).toBe('fake/gpt-4o');
+      expect(meta.state.models.judging.model).toBe('fake/gpt-4o-mini');
+      expect(meta.state.usage.coder).toMatchObject({ inputTokens: 2100, outputTokens: 110 });
+      expect(meta.state.usage.judges).toMatchObject({ inputTokens: 700, outputTokens: 40 });
+      expect(meta.state.usage.coder?.costUsd).toBeGreaterThan(0);
+      expect(meta.state.usage.judges?.costUsd).toBeGreaterThan(0);
+      const screen = (await fixture.snodo(['meta', result.jobId])).stdout;
+      expect(screen).toMatch(/coder/);
+      expect(screen).toMatch(/judges/);
+      expect(screen).toContain('$');
+      // The provider key never reaches the audit log, and the checkout stays clean.
+      expect(readFileSync(join(fixture.root, '.snodo', 'audit.log'), 'utf8')).not.toContain(
+        'sk-fake-key-0123456789',
+      );
+      expect(fixture.git(['status', '--porcelain'])).toBe('');
+    } finally {
+      await llm.close();
+    }
+  }, 60_000);
+});
