@@ -10,5 +10,5 @@ import { writeFileAtomic } from '../fs/index.js';
 export function writeConfigText(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   // The temp file is created 0600 and renamed over the old file, so a file that was 0644 becomes 0600.
-  writeFileAtomic(path, text, 0o600);
+  writeFileAtomic(path, text, 0o600, { durable: true });
 }
