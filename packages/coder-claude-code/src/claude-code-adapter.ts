@@ -114,17 +114,6 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter {
   }
 }
 
-/** `argv` with every credential value replaced, as the base redacts the argv it records. */
-function _redactCredentials(
-  argv: string[],
-  credentials: readonly { readonly name: string; readonly value: string }[],
-): string[] {
-  const secrets = credentials.filter((credential) => credential.value.length > 0);
-  return argv.map((argument) =>
-    secrets.reduce((text, secret) => text.split(secret.value).join(`[redacted ${secret.name}]`), argument),
-  );
-}
-
 /**
  * Creates the Claude Code coder: `claude -p` headless in the task worktree, with snodo's instructions in
  * `CLAUDE.local.md`, a private config directory per job, and usage, cost and session id read from the

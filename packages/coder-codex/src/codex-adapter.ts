@@ -106,17 +106,6 @@ class CodexCoder extends SubprocessCoderAdapter {
   }
 }
 
-/** `argv` with every credential value replaced, as the base redacts the argv it records. */
-function _redactCredentials(
-  argv: string[],
-  credentials: readonly { readonly name: string; readonly value: string }[],
-): string[] {
-  const secrets = credentials.filter((credential) => credential.value.length > 0);
-  return argv.map((argument) =>
-    secrets.reduce((text, secret) => text.split(secret.value).join(`[redacted ${secret.name}]`), argument),
-  );
-}
-
 /**
  * Creates the Codex coder: `codex exec` headless in the task worktree, with snodo's instructions as the
  * private `CODEX_HOME`'s `AGENTS.md`, and usage and thread id read from its JSON events. Registered by the

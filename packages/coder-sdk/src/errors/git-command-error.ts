@@ -4,7 +4,11 @@ const name = 'GitCommandError';
 const marker = 'snodo.error.GIT_COMMAND_FAILED';
 const symbol = Symbol.for(marker);
 
-/** A git command run by snodo (through `runGit`) failed. Carries the argv and git's own stderr. */
+/**
+ * A git command snodo ran exited non-zero (or could not start). It carries git's own stderr, the argv and the
+ * directory, so the user sees git's explanation instead of a generic "git failed". Thrown by the SDK's
+ * `runGit` and by core's git runner.
+ */
 export class GitCommandError extends SnodoError {
   private readonly [symbol] = true;
 
@@ -25,11 +29,14 @@ export class GitCommandError extends SnodoError {
     cause?: unknown;
   }) {
     const stderr = options.stderr.trim();
-    const how = options.exitCode === undefined ? 'could not start' : `exited with code ${options.exitCode}`;
+    const command = `git ${options.args.join(' ')}`;
+    const shown = command.length > 200 ? `${command.slice(0, 199)}…` : command;
+    const what =
+      options.exitCode === undefined
+        ? `could not start (${stderr || 'unknown error'}); check that git ≥ 2.38 is on PATH and the directory exists`
+        : `exited with code ${options.exitCode}${stderr === '' ? '' : `: ${stderr}`}; check the repository with \`git status\` there`;
     super('GIT_COMMAND_FAILED', {
-      message:
-        `\`git ${options.args.join(' ')}\` in ${options.cwd} ${how}${stderr === '' ? '.' : `: ${stderr}`} ` +
-        'Check that git is installed and the directory is a healthy repository (`git status` there).',
+      message: `\`${shown}\` in ${options.cwd} ${what}`,
       cause: options.cause,
     });
     this.name = name;
