@@ -89,9 +89,8 @@ export {
 } from './config/index.js';
 export { EventChannel } from './events/event-channel.js';
 export {
-  acquireFileLock,
-  type FileLock,
   type FileLockOptions,
+  LockTimeoutError,
   withFileLock,
   writeFileAtomic,
 } from './fs/index.js';

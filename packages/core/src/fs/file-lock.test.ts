@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireFileLock, withFileLock } from './file-lock.js';
+import { withFileLock } from './file-lock.js';
+import { LockTimeoutError } from './lock-timeout-error.js';
 
 let directory: string;
 beforeEach(() => {
@@ -11,8 +12,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
+function lockContent(pid: number): string {
+  return `${JSON.stringify({ pid, hostname: hostname(), owner: 'job j_other', token: 't', acquiredAt: '2020-01-01T00:00:00.000Z' })}\n`;
+}
+
 describe('file lock', () => {
-  it('serialises critical sections', async () => {
+  it('serialises critical sections and leaves no file behind', async () => {
     const lockPath = join(directory, 'x.lock');
     let inside = 0;
     let maximum = 0;
@@ -27,23 +32,32 @@ describe('file lock', () => {
       ),
     );
     expect(maximum).toBe(1);
+    expect(readdirSync(directory)).toEqual([]);
+  });
+
+  it('releases the lock when the work throws', async () => {
+    const lockPath = join(directory, 'x.lock');
+    await expect(withFileLock(lockPath, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(existsSync(lockPath)).toBe(false);
   });
 
   it('breaks a lock left by a process that is gone', async () => {
     const lockPath = join(directory, 'stale.lock');
     const deadPid = spawnSync(process.execPath, ['-e', '']).pid as number;
-    writeFileSync(lockPath, `${deadPid}\n2020-01-01T00:00:00.000Z\n`);
-    const lock = await acquireFileLock(lockPath, { timeoutMs: 1_000 });
-    lock.release();
-    expect(existsSync(lockPath)).toBe(false);
+    writeFileSync(lockPath, lockContent(deadPid));
+    expect(await withFileLock(lockPath, () => 'ran', { timeoutMs: 1_000 })).toBe('ran');
+    expect(readdirSync(directory)).toEqual([]);
   });
 
-  it('times out with a message naming what the lock protects when the holder is alive', async () => {
+  it('times out naming the holder and what the lock protects when the holder is alive', async () => {
     const lockPath = join(directory, 'held.lock');
-    writeFileSync(lockPath, `${process.ppid}\n`);
-    await expect(acquireFileLock(lockPath, { timeoutMs: 50, purpose: 'merges into trunk' })).rejects.toThrow(
-      /merges into trunk/,
+    writeFileSync(lockPath, lockContent(process.ppid));
+    const attempt = withFileLock(lockPath, () => 'never', { timeoutMs: 50, purpose: 'landing into trunk' });
+    await expect(attempt).rejects.toSatisfy(
+      (error: unknown) =>
+        LockTimeoutError.isInstance(error) &&
+        /landing into trunk.*job j_other/.test((error as Error).message),
     );
+    expect(existsSync(lockPath)).toBe(true);
   });
 });

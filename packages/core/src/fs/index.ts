@@ -1,2 +1,3 @@
 export { writeFileAtomic } from './atomic-write.js';
-export { acquireFileLock, type FileLock, type FileLockOptions, withFileLock } from './file-lock.js';
+export { type FileLockOptions, withFileLock } from './file-lock.js';
+export { LockTimeoutError } from './lock-timeout-error.js';

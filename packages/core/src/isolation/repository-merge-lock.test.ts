@@ -56,7 +56,7 @@ describe('withRepositoryMergeLock', () => {
       { gitCommonDirectory, jobId: 'j_me', timeoutMs: 5_000 },
       async () => JSON.parse(readFileSync(path.join(gitCommonDirectory, mergeLockFileName), 'utf8')),
     );
-    expect(result).toMatchObject({ pid: process.pid, jobId: 'j_me' });
+    expect(result).toMatchObject({ pid: process.pid, owner: 'job j_me' });
   });
 
   it('waits for a live holder in another process, then gives up with a message naming it', async () => {

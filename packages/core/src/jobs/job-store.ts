@@ -118,7 +118,7 @@ export async function updateJobState(
       writeFileAtomic(paths.state, serialise(stamped));
       return stamped;
     },
-    { purpose: `the state of job ${jobId}` },
+    { purpose: `update of job ${jobId}'s state` },
   );
 }
 

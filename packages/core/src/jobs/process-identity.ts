@@ -35,13 +35,20 @@ export function processStartTimeMs(pid: number): number | undefined {
   }
 }
 
-/** `true` when `pid` is running and, where start times are known, is still the same process. */
-export function isSameProcessAlive(pid: number, startTimeMs: number | undefined): boolean {
+/** `true` when a process with `pid` exists (EPERM means it exists but belongs to someone else). */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
+    return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** `true` when `pid` is running and, where start times are known, is still the same process. */
+export function isSameProcessAlive(pid: number, startTimeMs: number | undefined): boolean {
+  if (!isProcessAlive(pid)) return false;
   if (startTimeMs === undefined) return true;
   const current = processStartTimeMs(pid);
   return current === undefined || Math.abs(current - startTimeMs) < 2_000;
