@@ -54,7 +54,7 @@ export class CoderNotInstalledError extends SnodoError {
     ].join('\n');
     super('CODER_NOT_INSTALLED', {
       message:
-        `${options.displayName} is not installed: ${why}. ${options.installHint}; ` +
+        `${options.displayName} is not installed: ${why}. ${options.installHint.replace(/[.\s]+$/, '')}; ` +
         `check with \`snodo coders\`, or choose another coder with --coder <id>.`,
       cause: options.cause,
     });

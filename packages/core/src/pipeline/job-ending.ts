@@ -41,7 +41,7 @@ export function endingFromDecision(
     return {
       status: 'halted',
       outcome: 'escalated',
-      summary: `The gates did not agree ${where}: ${decision.justification} A human decides: approve or reject.`,
+      summary: `The gates did not agree ${where}: ${decision.justification}`,
     };
   }
   if (decision.haltReason === 'validator_error') {
