@@ -84,9 +84,9 @@ function findingsFrom(
 
 async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEvent>): Promise<RunTaskResult> {
   const context = await loadRunContext(options);
-  // Bad input is refused before a job exists: an unknown --coder or --mode, a model namespaced for
-  // another coder. (The classifier's model is resolved the same way later.)
-  const preliminaryClassifierModel = classifierModel(context, options);
+  // Bad input is refused before a job exists: resolving the classifier's model already fails on an unknown
+  // --coder or a model namespaced for another coder; an unknown --mode is checked here.
+  const classifierModelName = classifierModel(context, options);
   if (options.mode !== undefined && !context.protocol.modes.some((mode) => mode.mode_id === options.mode)) {
     throw new ModeUnknownError({
       mode: options.mode,
@@ -152,7 +152,7 @@ async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEve
     let workspace: RunWorkspace | undefined;
     let ending: JobEnding;
     try {
-      ending = await governedRun(run, preliminaryClassifierModel, (created) => {
+      ending = await governedRun(run, classifierModelName, (created) => {
         workspace = created;
       });
     } catch (error) {
