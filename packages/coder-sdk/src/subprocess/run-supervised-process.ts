@@ -20,6 +20,8 @@ export interface SupervisedProcessOptions {
   readonly abortSignal: AbortSignal;
   /** Receives every chunk of output as it arrives. */
   readonly onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  /** Told the pid of the started process, which leads its own process group. */
+  readonly onStart?: (pid: number) => void;
   /**
    * Recognises the CLI's last event on stdout (a JSON `result` line). Once it is printed the CLI has
    * finished its work; if it has not exited `finalEventGraceMs` later, its group is stopped and the run
@@ -175,6 +177,7 @@ export async function runSupervisedProcess(
   }
 
   trackGroup(pid);
+  options.onStart?.(pid);
   let stoppedBy: SupervisedProcessOutcome['stoppedBy'];
   let graceTimer: NodeJS.Timeout | undefined;
   const stop = (reason: NonNullable<SupervisedProcessOutcome['stoppedBy']>) => {

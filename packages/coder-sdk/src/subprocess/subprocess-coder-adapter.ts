@@ -252,6 +252,7 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
         killGraceMs: this.settings.killGraceMs ?? 5000,
         abortSignal: request.abortSignal,
         onOutput: (stream, chunk) => recorder.push(stream, chunk),
+        onStart: (pid) => request.emit({ type: 'coder-process', pid, processGroup: pid }),
         ...(this.isFinalEvent ? { isFinalLine: (line: string) => this.isFinalEvent?.(line) === true } : {}),
         finalEventGraceMs: this.settings.finalEventGraceMs ?? 3000,
       });

@@ -20,4 +20,15 @@ export type CoderV1Event =
       /** A short human-readable progress note ("reading src/app.ts", "running tests"). */
       readonly type: 'coder-progress';
       readonly message: string;
+    }
+  | {
+      /**
+       * The coder started a process in its own process group. Core records it in `state.json`, so that if
+       * snodo itself is killed mid-run, the next start can stop that group instead of leaving it running.
+       */
+      readonly type: 'coder-process';
+      /** The process id. */
+      readonly pid: number;
+      /** The process group to signal (the same number as `pid` for a group leader). */
+      readonly processGroup: number;
     };

@@ -96,6 +96,17 @@ export const jobStateSchema = z.object({
     startedAt: z.string(),
     startTimeMs: z.number().int().optional(),
   }),
+  /**
+   * The coder's process group while an attempt runs (reported by the coder), so a later start can stop it
+   * if this job's snodo process died. Cleared when the attempt ends.
+   */
+  coderProcess: z
+    .object({
+      pid: z.number().int(),
+      processGroup: z.number().int(),
+      startTimeMs: z.number().int().optional(),
+    })
+    .optional(),
   mode: z.string().optional(),
   flowType: z.string().optional(),
   coder: z

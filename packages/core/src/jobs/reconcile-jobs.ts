@@ -4,6 +4,22 @@ import { listJobs, updateJobState } from './job-store.js';
 import { isSameProcessAlive } from './process-identity.js';
 
 /**
+ * Stops the coder of a job whose snodo process died (the coder runs in its own process group, so it does
+ * not die with snodo). Only when the recorded pid is still the same process (start time checked), so a
+ * recycled pid is never signalled. Returns the group stopped, if any.
+ */
+function stopOrphanedCoder(job: JobState): number | undefined {
+  const coder = job.coderProcess;
+  if (!coder || !isSameProcessAlive(coder.pid, coder.startTimeMs)) return undefined;
+  try {
+    process.kill(-coder.processGroup, 'SIGKILL');
+    return coder.processGroup;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Finds jobs left `running` by a process that is gone (a crash, a kill, a closed terminal) and marks them
  * `interrupted`. Their branch and worktree stay as they were for inspection; nothing half-merged can exist
  * because the base only ever moves by one compare-and-swap. Jobs of other hosts sharing the directory are
@@ -16,6 +32,7 @@ export async function reconcileInterruptedJobs(repositoryRoot: string): Promise<
     if (job.status !== 'running' || job.process.hostname !== host) continue;
     if (job.process.pid === process.pid) continue;
     if (isSameProcessAlive(job.process.pid, job.process.startTimeMs)) continue;
+    const coderStopped = stopOrphanedCoder(job);
     const updated = await updateJobState(repositoryRoot, job.jobId, (state) => {
       if (state.status !== 'running') return state;
       const endedAt = new Date().toISOString();
@@ -24,7 +41,11 @@ export async function reconcileInterruptedJobs(repositoryRoot: string): Promise<
         status: 'interrupted',
         outcome: 'interrupted',
         endedAt,
-        summary: `The process running this job (pid ${state.process.pid}) ended before the job did.`,
+        summary:
+          `The process running this job (pid ${state.process.pid}) ended before the job did` +
+          (coderStopped
+            ? `; its coder (process group ${coderStopped}) was still running and was stopped.`
+            : '.'),
       };
     });
     if (updated.status === 'interrupted') interrupted.push(updated);

@@ -11,10 +11,28 @@ import { createPipelineFixture, type PipelineFixture } from './testing/pipeline-
 const coreEntry = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
 const mockEntry = join(import.meta.dirname, '..', '..', '..', 'coder-mock', 'dist', 'index.js');
 
+/** Running and not a zombie (this sandbox's PID 1 does not reap orphans, so a killed one may linger as Z). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pid: number): Promise<boolean> {
+  for (let waited = 0; waited < 3_000; waited += 50) {
+    if (!isRunning(pid)) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
 let fixture: PipelineFixture;
 beforeEach(() => {
   fixture = createPipelineFixture({
-    config: 'coders:\n  sleeper:\n    command: [sh, -c, "sleep 4", "{prompt}"]\n',
+    config: 'coders:\n  sleeper:\n    command: [sh, -c, "sleep 30", "{prompt}"]\n',
   });
 });
 afterEach(() => fixture.cleanup());
@@ -45,7 +63,8 @@ await handle.result;
     const child = spawn(process.execPath, [script, fixture.root], { env: fixture.env, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     let jobId: string | undefined;
-    for (let waited = 0; waited < 15_000 && jobId === undefined; waited += 50) {
+    let coderPid: number | undefined;
+    for (let waited = 0; waited < 15_000 && coderPid === undefined; waited += 50) {
       await sleep(50);
       const jobsDirectory = join(fixture.root, '.snodo/jobs');
       if (!existsSync(jobsDirectory)) continue;
@@ -53,15 +72,21 @@ await handle.result;
         .split('\n')
         .filter(Boolean)) {
         try {
-          if (readJobState(fixture.root, id).stages.execute) jobId = id;
+          const state = readJobState(fixture.root, id);
+          if (state.coderProcess) {
+            jobId = id;
+            coderPid = state.coderProcess.pid;
+          }
         } catch {
           // state.json is being written
         }
       }
     }
-    expect(jobId).toBeDefined();
+    expect(coderPid).toBeDefined();
     child.kill('SIGKILL');
     await exited;
+    // The coder runs in its own process group: snodo's death does not stop it.
+    expect(isRunning(coderPid as number)).toBe(true);
 
     expect(fixture.git(['rev-parse', 'trunk'])).toBe(before);
     expect(readJobState(fixture.root, jobId as string).status).toBe('running');
@@ -73,6 +98,11 @@ await handle.result;
       status: 'interrupted',
       outcome: 'interrupted',
     });
+    // ...and stops the coder it left behind.
+    expect(readJobState(fixture.root, jobId as string).summary).toContain(
+      'was still running and was stopped',
+    );
+    expect(await gone(coderPid as number)).toBe(true);
     const log = readFileSync(join(fixture.root, '.snodo/audit.log'), 'utf8');
     expect(log).toContain(`"job":"${jobId}"`);
     expect(log).toContain('"type":"job-interrupt"');

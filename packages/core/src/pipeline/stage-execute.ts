@@ -18,6 +18,7 @@ import {
   workingTreeStatus,
 } from '../git/index.js';
 import type { AttemptRecord } from '../jobs/index.js';
+import { processStartTimeMs } from '../jobs/process-identity.js';
 import { constraintsForMode, type ProtocolMode } from '../protocol/index.js';
 import { applyFileProposals } from '../workspace/index.js';
 import { CoderContractViolationError } from './coder-contract-violation-error.js';
@@ -106,6 +107,25 @@ async function checkAttempt(
     : { commit: head, changedFiles: changes.map((change) => change.path).sort() };
 }
 
+/** Records the coder's process group in `state.json` while it runs (see `JobState.coderProcess`). */
+function recordCoderProcess(run: JobRun, pid: number, processGroup: number): Promise<unknown> {
+  return run
+    .updateState((state) => ({
+      ...state,
+      coderProcess: { pid, processGroup, startTimeMs: processStartTimeMs(pid) },
+    }))
+    .catch(() => undefined);
+}
+
+/** Clears the record once the attempt is over (after any pending write of it). */
+async function forgetCoderProcess(run: JobRun, recording: Promise<unknown>): Promise<void> {
+  await recording;
+  await run.updateState((state) => {
+    const { coderProcess: _ended, ...rest } = state;
+    return rest;
+  });
+}
+
 /**
  * One coder attempt (SPEC §2 step 7): builds the prompt and instructions, runs the coder in the worktree,
  * writes and commits an engine-managed coder's proposals (paths confined to the worktree), re-checks the
@@ -145,6 +165,8 @@ export async function executeAttempt(
     run.options.timeoutSeconds ??
     (typeof settingsTimeout === 'number' ? settingsTimeout : protocol.execution.coder_timeout_seconds);
 
+  // The coder's process group is written to state.json as soon as it is reported; awaited before clearing.
+  let recordingProcess: Promise<unknown> = Promise.resolve();
   const request: CoderV1Request = {
     jobId: run.jobId,
     attempt,
@@ -160,16 +182,24 @@ export async function executeAttempt(
     transcriptPath: run.paths.transcript,
     coderConfig: coder.coderConfig,
     emit: (event) => {
-      if (event.type === 'coder-output') run.emit({ ...event, jobId: run.jobId });
-      else if (event.type === 'coder-progress') run.emit({ ...event, jobId: run.jobId });
-      else
-        run.emit({
-          type: 'usage',
-          jobId: run.jobId,
-          role: 'coder',
-          usage: event.usage,
-          totalTokens: run.usage.totalTokens(),
-        });
+      switch (event.type) {
+        case 'coder-output':
+        case 'coder-progress':
+          run.emit({ ...event, jobId: run.jobId });
+          return;
+        case 'usage':
+          run.emit({
+            type: 'usage',
+            jobId: run.jobId,
+            role: 'coder',
+            usage: event.usage,
+            totalTokens: run.usage.totalTokens(),
+          });
+          return;
+        case 'coder-process':
+          recordingProcess = recordCoderProcess(run, event.pid, event.processGroup);
+          return;
+      }
     },
   };
   await run.audit('coder-start', {
@@ -187,12 +217,14 @@ export async function executeAttempt(
   try {
     result = await coder.adapter.doRun(request);
   } catch (error) {
+    await forgetCoderProcess(run, recordingProcess);
     // A failed attempt may still have spent tokens (a truncated answer, an exhausted turn budget);
     // coders attach them to the error so the job's cost stays true.
     const spent = (error as { usage?: CoderV1Result['usage'] }).usage;
     if (spent) await run.recordUsage('coder', { ...spent, model: spent.model ?? coder.models.coder.model });
     throw error;
   }
+  await forgetCoderProcess(run, recordingProcess);
   if (coder.adapter.kind === 'engine-managed' && result.status === 'changed') {
     await commitProposals(run, coder, workspace, result);
   }
