@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/fake-llm/index.ts', 'src/fake-cli/index.ts'],
+  entry: ['src/index.ts', 'src/fake-llm/index.ts', 'src/fake-cli/index.ts', 'src/test-kit/index.ts'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -2,9 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestWorkspace, type TestWorkspace } from '@snodo/conformance/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgyCoder } from './agy-adapter.js';
-import { createTestWorkspace, type TestWorkspace } from './testing/test-workspace.js';
 
 const fakeAgy = fileURLToPath(new URL('./__fixtures__/fake-agy.mjs', import.meta.url));
 

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type CreateFakeCliOptions, createFakeCli, type FakeCli } from '@snodo/conformance/fake-cli';
+import { createTemporaryRun, isolateGitConfiguration, type TemporaryRun } from '@snodo/conformance/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClaudeCodeCoder } from './claude-code-adapter.js';
-import { createTemporaryRun, isolateGitConfiguration, type TemporaryRun } from './testing/temporary-run.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 const success = fixture('claude-code-stream-json-2.1.332.jsonl');

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestWorkspace, type TestWorkspace } from '@snodo/conformance/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGeminiCliCoder } from './gemini-cli-adapter.js';
 import { installFakeGemini } from './testing/fake-gemini.js';
-import { createTestWorkspace, type TestWorkspace } from './testing/test-workspace.js';
 
 const fixtureLines = (name: string) =>
   readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TestWorkspace } from './test-workspace.js';
+import type { TestWorkspace } from '@snodo/conformance/testing';
 
 /** What the fake does on a run. */
 export interface FakeGeminiPlan {

@@ -1,6 +1,7 @@
-/**
- * Test support (not exported, not built): a real repository with a linked task worktree, a private HOME and
- * a job directory, laid out the way core lays out a run, plus the request core would send.
+/*
+ * `@snodo/conformance/testing`: a real repository with a linked task worktree, a private HOME and a job
+ * directory, laid out the way core lays out a run, plus the request core would send. For an adapter's own
+ * unit tests beside its conformance run.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

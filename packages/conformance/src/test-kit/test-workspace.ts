@@ -1,6 +1,6 @@
-/**
- * Test support (not exported, not built): a real git repository to run the adapter in, a directory for
- * fake executables, and requests shaped the way core sends them.
+/*
+ * `@snodo/conformance/testing`: a plain repository with one commit, a bin directory for fake executables and
+ * a job directory, plus requests shaped the way core sends them. For an adapter's own unit tests.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
