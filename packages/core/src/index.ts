@@ -285,6 +285,7 @@ export {
   snodoDirectory,
   updateJobState,
   type VerdictRecord,
+  verdictRecordSchema,
 } from './jobs/index.js';
 export {
   type MismatchedCoder,

@@ -1,44 +1,17 @@
+import { jobStatusSchema, roleUsageSchema, verdictRecordSchema } from '@snodo/core';
 import { z } from 'zod';
 
-/** A severity a gate can give. */
-const severitySchema = z.enum(['pass', 'warn', 'blocker']);
+// The job record's parts are core's own schemas: the JSON printed is core's `state.json`, so one definition
+// serves both and cannot drift.
 
 /** One gate verdict, as `state.json` and `--json` carry it. */
-export const verdictJsonSchema = z.object({
-  gateId: z.string(),
-  gateType: z.string(),
-  phase: z.string(),
-  attempt: z.number().int(),
-  severity: severitySchema,
-  error: z.boolean(),
-  justification: z.string(),
-  originalSeverity: severitySchema.optional(),
-  model: z.string().optional(),
-  durationMs: z.number().int().nonnegative().optional(),
-});
+export const verdictJsonSchema = verdictRecordSchema;
 
-/** Tokens and cost of one role (coder, judges, classifier). */
-export const roleUsageJsonSchema = z.object({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  cachedInputTokens: z.number().int().nonnegative(),
-  costUsd: z.number().nonnegative().nullable(),
-  source: z.enum(['reported', 'estimated']),
-  calls: z.number().int().nonnegative(),
-  models: z.array(z.string()),
-});
+/** Tokens and cost of one role. */
+export const roleUsageJsonSchema = roleUsageSchema;
 
 /** A job status, as core defines it. */
-export const jobStatusJsonSchema = z.enum([
-  'running',
-  'done',
-  'halted',
-  'failed',
-  'cancelled',
-  'interrupted',
-  'rejected',
-  'abandoned',
-]);
+export const jobStatusJsonSchema = jobStatusSchema;
 
 /**
  * `snodo run --json`, `snodo task approve --json` and `snodo task merge --json`: the run's `RunTaskResult`

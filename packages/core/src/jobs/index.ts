@@ -13,6 +13,7 @@ export {
   type RoleUsage,
   roleUsageSchema,
   type VerdictRecord,
+  verdictRecordSchema,
 } from './job-state.js';
 export {
   type CreatedJob,

@@ -46,7 +46,7 @@ const stageTimingSchema = z.object({
   durationMs: z.number().int().nonnegative().optional(),
 });
 
-const verdictRecordSchema = z.object({
+export const verdictRecordSchema = z.object({
   gateId: z.string(),
   gateType: z.string(),
   phase: z.string(),
