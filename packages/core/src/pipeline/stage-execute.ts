@@ -117,8 +117,9 @@ function recordCoderProcess(run: JobRun, pid: number, processGroup: number): Pro
     .catch(() => undefined);
 }
 
-/** Clears the record once the attempt is over (after any pending write of it). */
-async function forgetCoderProcess(run: JobRun, recording: Promise<unknown>): Promise<void> {
+/** Clears the record once the attempt is over (after its pending write); nothing to do if none was made. */
+async function forgetCoderProcess(run: JobRun, recording: Promise<unknown> | undefined): Promise<void> {
+  if (recording === undefined) return;
   await recording;
   await run.updateState((state) => {
     const { coderProcess: _ended, ...rest } = state;
@@ -166,7 +167,7 @@ export async function executeAttempt(
     (typeof settingsTimeout === 'number' ? settingsTimeout : protocol.execution.coder_timeout_seconds);
 
   // The coder's process group is written to state.json as soon as it is reported; awaited before clearing.
-  let recordingProcess: Promise<unknown> = Promise.resolve();
+  let recordingProcess: Promise<unknown> | undefined;
   const request: CoderV1Request = {
     jobId: run.jobId,
     attempt,
