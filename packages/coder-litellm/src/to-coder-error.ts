@@ -1,25 +1,5 @@
 import { CoderAbortedError, CoderTimeoutError } from '@snodo/coder-sdk';
-import { LlmCallAbortedError, LlmCallFailedError, LlmError, type ResolvedModel } from '@snodo/llm';
-
-/** The AI SDK error classes the mapping needs; passed in because `ai` is imported lazily. */
-export interface AiErrorClasses {
-  readonly APICallError: { isInstance(error: unknown): error is AiApiCallError };
-  readonly RetryError: { isInstance(error: unknown): error is AiRetryError };
-}
-
-interface AiApiCallError extends Error {
-  readonly statusCode?: number | undefined;
-  readonly url: string;
-  readonly isRetryable: boolean;
-}
-
-interface AiRetryError extends Error {
-  readonly reason: string;
-  readonly lastError: unknown;
-  readonly errors: unknown[];
-}
-
-const REASON_LIMIT = 300;
+import { type AiErrorClasses, type ResolvedModel, toLlmCallError } from '@snodo/llm';
 
 /** Why the attempt's signal fired, as the loop knows it. */
 export interface StopCause {
@@ -55,37 +35,6 @@ export function toCoderError(
       cause: error,
     });
   }
-  if (LlmError.isInstance(error) && !LlmCallAbortedError.isInstance(error)) return error;
-  const target = { provider: model.provider, modelId: model.modelId };
-  const retried = classes.RetryError.isInstance(error) ? error : undefined;
-  const last = retried === undefined ? error : retried.lastError;
-  const attempts = retried === undefined ? '' : ` (${retried.errors.length} attempts)`;
-  if (classes.APICallError.isInstance(last)) {
-    return new LlmCallFailedError({
-      ...target,
-      statusCode: last.statusCode,
-      url: last.url,
-      retryable: last.isRetryable,
-      reason: `${shorten(last.message)}${attempts}`,
-      cause: error,
-    });
-  }
-  return new LlmCallFailedError({
-    ...target,
-    reason: `${shorten(messageOf(last))}${attempts}`,
-    cause: error,
-  });
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-    return `${error.message}${cause}`;
-  }
-  return String(error);
-}
-
-function shorten(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
-  return oneLine.length <= REASON_LIMIT ? oneLine : `${oneLine.slice(0, REASON_LIMIT)}…`;
+  // Not our cancellation or our time limit: what the provider said, the way every model call reports it.
+  return toLlmCallError(error, { provider: model.provider, modelId: model.modelId }, undefined, classes);
 }

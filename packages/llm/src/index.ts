@@ -50,6 +50,7 @@ export {
 } from './price-catalog.js';
 export { type ProviderCredentials, resolveCredentials } from './resolve-credentials.js';
 export { type ModelApi, type ResolvedModel, resolveModel } from './resolve-model.js';
+export { type AiErrorClasses, toLlmCallError } from './to-llm-call-error.js';
 export {
   toVerdict,
   type Verdict,

@@ -17,6 +17,7 @@ interface AiApiCallError extends Error {
 interface AiRetryError extends Error {
   readonly reason: string;
   readonly lastError: unknown;
+  readonly errors: readonly unknown[];
 }
 
 const REASON_LIMIT = 300;
@@ -39,6 +40,8 @@ export function toLlmCallError(
     return new LlmCallAbortedError({ provider, modelId, cause: error });
   }
   const last = retried === undefined ? error : retried.lastError;
+  // After the AI SDK's retries, say how many calls were made: "failed" alone hides that it was retried.
+  const attempts = retried === undefined ? '' : ` (${retried.errors.length} attempts)`;
   if (classes.APICallError.isInstance(last)) {
     return new LlmCallFailedError({
       provider,
@@ -46,11 +49,16 @@ export function toLlmCallError(
       statusCode: last.statusCode,
       url: last.url,
       retryable: last.isRetryable,
-      reason: shorten(last.message),
+      reason: `${shorten(last.message)}${attempts}`,
       cause: error,
     });
   }
-  return new LlmCallFailedError({ provider, modelId, reason: shorten(messageOf(last)), cause: error });
+  return new LlmCallFailedError({
+    provider,
+    modelId,
+    reason: `${shorten(messageOf(last))}${attempts}`,
+    cause: error,
+  });
 }
 
 function isAbortError(error: unknown): boolean {
