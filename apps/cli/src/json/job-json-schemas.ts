@@ -1,6 +1,6 @@
 import { jobStateSchema } from '@snodo/core';
 import { z } from 'zod';
-import { jobStatusJsonSchema, roleUsageJsonSchema, verdictJsonSchema } from './run-result-json-schema.js';
+import { jobStatusJsonSchema } from './run-result-json-schema.js';
 
 /** `snodo task list --json`. */
 export const taskListJsonSchema = z.object({
