@@ -51,6 +51,8 @@ export type {
   CoderV1Kind,
   CoderV1Request,
   CoderV1Result,
+  CoderV1Sandbox,
+  CoderV1SandboxMount,
   CoderV1Usage,
 } from './v1/index.js';
 export { assertCoderAdapterV1, isCoderAdapterV1 } from './v1/is-coder-adapter-v1.js';

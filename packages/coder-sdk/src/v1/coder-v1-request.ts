@@ -1,4 +1,5 @@
 import type { CoderV1Event } from './coder-v1-event.js';
+import type { CoderV1Sandbox } from './coder-v1-sandbox.js';
 
 /**
  * Everything one coder attempt gets from core. Built per attempt: the fix loop sends a new request with
@@ -63,10 +64,28 @@ export interface CoderV1Request {
   readonly transcriptPath: string;
 
   /**
-   * A private home directory for this job, when hermetic runs are configured. CLI adapters point HOME and
-   * their config directories at it so a user's own CLI settings do not leak into the run.
+   * A private home directory for this job. CLI adapters point HOME and their config directories at it so a
+   * user's own CLI settings do not leak into the run. Inside a sandbox it is the only HOME there is (the
+   * user's own is hidden). Core always sets it; it is optional only for requests built by older callers.
    */
   readonly homeDirectory?: string;
+
+  /**
+   * A directory for this job's coder state: a CLI's private config home (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`,
+   * XDG directories), its session logs, temporary files it must keep. Writable inside the sandbox and kept
+   * with the job for inspection (`.snodo/jobs/<id>/coder/`). Adapters must put such files here, never in
+   * `os.tmpdir()` (the sandbox has its own private `/tmp`) and never in the workspace. Absent (older
+   * callers): use a directory next to `transcriptPath`; `coderStateDirectory(request)` does that.
+   */
+  readonly stateDirectory?: string;
+
+  /**
+   * The sandbox this attempt runs in, when core sandboxes it (SPEC §12). Every process the adapter starts
+   * for the attempt must run inside it: pass it as `sandbox` to `runSupervisedProcess` /
+   * `startSupervisedProcess` (the SDK's base classes do). An adapter that declares `supportsSandbox` and
+   * starts a process outside it breaks containment; conformance checks this. Absent: run unsandboxed.
+   */
+  readonly sandbox?: CoderV1Sandbox;
 
   /**
    * Coder-specific settings: the protocol mode's `coder_config` merged over config `coders.<id>`. Adapters

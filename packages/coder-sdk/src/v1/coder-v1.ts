@@ -66,6 +66,12 @@ export interface CoderAdapterV1 {
   readonly supportsResume?: boolean;
   /** The coder emits progress events through `request.emit` while it runs. */
   readonly supportsStreamingEvents?: boolean;
+  /**
+   * Every process this coder starts on this machine runs inside `request.sandbox` when one is given (or the
+   * coder runs nothing here: a remote server, a container of its own). Core refuses to run an in-place coder
+   * without it under `execution.sandbox: required`, and records `sandbox: none` for it under `auto`.
+   */
+  readonly supportsSandbox?: boolean;
 
   /**
    * Is this coder ready to run here? Installed, which version, credentials present. Never throws for an

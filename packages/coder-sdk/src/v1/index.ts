@@ -5,4 +5,5 @@ export type { CoderV1Event } from './coder-v1-event.js';
 export type { CoderV1FileProposal } from './coder-v1-file-proposal.js';
 export type { CoderV1Request } from './coder-v1-request.js';
 export type { CoderV1Result } from './coder-v1-result.js';
+export type { CoderV1Sandbox, CoderV1SandboxMount } from './coder-v1-sandbox.js';
 export type { CoderV1Usage } from './coder-v1-usage.js';
