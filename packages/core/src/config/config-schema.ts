@@ -113,6 +113,33 @@ export const snodoConfigSchema = z.object({
   prices: z.record(z.string(), modelPriceSchema).optional(),
   /** Where worktrees are created; default `$SNODO_HOME/worktrees`. */
   worktrees_dir: z.string().min(1).optional(),
+  /**
+   * This machine's sandbox settings (SPEC §12). They may only make the protocol's stricter: `required` over a
+   * protocol's `auto`, `network: false` over its `sandbox_network: true`; never the other way.
+   */
+  sandbox: z
+    .object({
+      /** `auto`, `required` or `off`; the stricter of this and the protocol's `execution.sandbox` applies. */
+      mode: z.enum(['auto', 'required', 'off']).optional(),
+      /** `false` runs command gates without network even when the protocol allows it. */
+      network: z.boolean().optional(),
+      /**
+       * Absolute path of the `bwrap` executable, when it is not on PATH. The environment variable
+       * `SNODO_SANDBOX_EXECUTABLE` wins over it.
+       */
+      executable: z.string().min(1).optional(),
+    })
+    .optional(),
+  /** Where the audit log is anchored besides this machine (SPEC §12). */
+  audit: z
+    .object({
+      /**
+       * A git remote of the repository (`origin`): `refs/snodo/audit` is pushed there at every job end, and
+       * `snodo audit verify` checks the remote's copy too.
+       */
+      remote: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 /** A loaded config. */

@@ -44,6 +44,8 @@ describe('parseProtocol', () => {
       fix_failing_tests: false,
       coder_timeout_seconds: 1800,
       gate_concurrency: 4,
+      sandbox: 'auto',
+      sandbox_network: true,
     });
     expect(protocol.global_constraints).toEqual([]);
   });

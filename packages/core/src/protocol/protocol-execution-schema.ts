@@ -20,6 +20,14 @@ export const protocolExecutionSchema = z.object({
   coder_timeout_seconds: z.number().int().positive().default(1800),
   /** Judges and command gates of one phase that may run at the same time. */
   gate_concurrency: count(1, 64).default(4),
+  /**
+   * Whether code the coder could have written (the coder process, command gates) runs in a sandbox (SPEC
+   * §12): `auto` when one is available here (else with a warning and `sandbox: none` on record),
+   * `required` (refuse to run without one), `off`. Config may only make it stricter.
+   */
+  sandbox: z.enum(['auto', 'required', 'off']).default('auto'),
+  /** Whether sandboxed command gates may use the network. Coders always keep it (they reach their LLM). */
+  sandbox_network: z.boolean().default(true),
   /** @deprecated Python original: retry budget of `snodo run --retry`. Not used. */
   max_retries: count(0, 10).optional(),
   /** @deprecated Python original: age of task branches before pruning. Not used (see `snodo task prune`). */
