@@ -8,6 +8,11 @@ import { mergeTrees } from '../git/merge-trees.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
 import { isAncestor, resolveCommit, revParse } from '../git/rev-parse.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
+import {
+  appendLandingLedger,
+  removeLandingJournal,
+  writeLandingJournal,
+} from '../landing/landing-journal.js';
 import { inspectBaseCheckouts, updateCheckouts } from './base-checkout.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { landingMessage } from './landing-message.js';
@@ -20,6 +25,7 @@ export type LandingStrategy = 'merge' | 'ff-only' | 'squash' | 'none';
 /** What landing did; the job's outcome and `merge-end` audit event follow from it. */
 export type LandingOutcome =
   | 'merged'
+  | 'base_moved'
   | 'merge_conflict'
   | 'merge_deferred'
   | 'branch_kept'
@@ -47,6 +53,12 @@ export interface LandTaskBranchOptions {
   readonly trailers?: Readonly<Record<string, string>>;
   /** Bounded wait for another landing into the same repository. Default 120 s. */
   readonly lockTimeoutMs?: number;
+  /**
+   * Judges the base tip read under the merge lock before anything moves; returning a result (outcome
+   * `base_moved`) stops the landing with it. The pipeline uses it to refuse landing on top of commits no
+   * snodo landing made during the job.
+   */
+  readonly checkBase?: (current: string) => Promise<LandTaskBranchResult | undefined>;
   /** @internal Test seam: runs inside the lock right before the base ref is moved. */
   readonly testHooks?: { readonly beforeBaseUpdate?: (attempt: number) => void | Promise<void> };
 }
@@ -124,6 +136,8 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
         if (taskTip === undefined) throw fail(`The task branch ${options.branch} disappeared while landing.`);
         if (current === undefined)
           throw fail(`The base branch ${baseName} no longer exists; recreate it or land elsewhere.`);
+        const refused = await options.checkBase?.(current);
+        if (refused !== undefined) return refused;
         if (await isAncestor(repositoryRoot, taskTip, current)) {
           return merged(
             current,
@@ -206,6 +220,14 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
           );
         }
         await options.testHooks?.beforeBaseUpdate?.(attempt);
+        // The journal goes to disk before the ref moves: a crash between the move and the checkout update
+        // is finished by the next start (see recoverInterruptedLandings) instead of leaving the user's
+        // checkout showing the merge reversed.
+        const move = { jobId: options.jobId, baseRef, from: current, to: next };
+        writeLandingJournal(repositoryRoot, {
+          ...move,
+          checkouts: inspection.checkouts.map((checkout) => checkout.path),
+        });
         const swapped = await compareAndSwapReference({
           cwd: repositoryRoot,
           reference: baseRef,
@@ -213,27 +235,38 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
           expected: current,
           reflogMessage: `snodo: land ${options.branch} (${options.strategy}, job ${options.jobId})`,
         });
-        if (!swapped) continue;
-        const updated = await updateCheckouts(inspection.checkouts, current, next, changedPaths);
-        if (updated.failure !== undefined) {
-          const restored = await compareAndSwapReference({
-            cwd: repositoryRoot,
-            reference: baseRef,
-            next: current,
-            expected: next,
-            reflogMessage: `snodo: undo landing of ${options.branch} (job ${options.jobId})`,
-          });
-          if (!restored) {
-            throw fail(
-              `${baseName} was moved to ${next} but updating ${updated.failure.path} failed and ${baseName} moved again, ` +
-                `so snodo could not undo it. Check \`git status\` there. git said: ${updated.failure.detail}`,
+        if (!swapped) {
+          removeLandingJournal(repositoryRoot, options.jobId);
+          continue;
+        }
+        appendLandingLedger(repositoryRoot, move);
+        let updated: Awaited<ReturnType<typeof updateCheckouts>>;
+        try {
+          updated = await updateCheckouts(inspection.checkouts, current, next, changedPaths);
+          if (updated.failure !== undefined) {
+            const restored = await compareAndSwapReference({
+              cwd: repositoryRoot,
+              reference: baseRef,
+              next: current,
+              expected: next,
+              reflogMessage: `snodo: undo landing of ${options.branch} (job ${options.jobId})`,
+            });
+            if (!restored) {
+              throw fail(
+                `${baseName} was moved to ${next} but updating ${updated.failure.path} failed and ${baseName} moved again, ` +
+                  `so snodo could not undo it. Check \`git status\` there. git said: ${updated.failure.detail}`,
+              );
+            }
+            appendLandingLedger(repositoryRoot, { ...move, from: next, to: current });
+            return deferred(
+              current,
+              [],
+              `updating ${updated.failure.path} was refused by git (${updated.failure.detail})`,
             );
           }
-          return deferred(
-            current,
-            [],
-            `updating ${updated.failure.path} was refused by git (${updated.failure.detail})`,
-          );
+        } finally {
+          // Only a crash leaves the journal behind; every outcome reached here is final.
+          removeLandingJournal(repositoryRoot, options.jobId);
         }
         return merged(
           next,

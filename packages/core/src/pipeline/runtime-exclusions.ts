@@ -10,6 +10,8 @@ export const RUNTIME_EXCLUSIONS = [
   '/.snodo/jobs/',
   '/.snodo/audit.log',
   '/.snodo/audit.log.*',
+  '/.snodo/audit.*.log',
+  '/.snodo/landings/',
   '/.snodo/*.lock',
 ];
 
