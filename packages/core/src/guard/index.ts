@@ -1,0 +1,12 @@
+export type { GuardScope } from './guarded-paths.js';
+export {
+  type GuardCheck,
+  type GuardSnapshot,
+  type GuardSnapshotTaker,
+  RepositoryGuard,
+} from './repository-guard.js';
+export {
+  describeTamperFinding,
+  RepositoryTamperedError,
+  type TamperFinding,
+} from './repository-tampered-error.js';
