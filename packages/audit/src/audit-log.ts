@@ -7,6 +7,7 @@ import { appendCheckpoint } from './checkpoint-store.js';
 import { AuditChainError } from './errors/audit-chain-error.js';
 import type { AuditError } from './errors/audit-error.js';
 import { AuditEventError } from './errors/audit-event-error.js';
+import { AuditLogRewrittenError } from './errors/audit-log-rewritten-error.js';
 import { AuditWriteError } from './errors/audit-write-error.js';
 import { serializeEvent } from './event-hash.js';
 import { eventTypePattern } from './event-shape.js';
@@ -14,6 +15,7 @@ import { type LockFileOptions, withLockFile } from './lock-file.js';
 import { prepareEventData } from './prepare-event-data.js';
 import { type LogTail, readLogTail } from './read-log-tail.js';
 import type { Redactor } from './redactor.js';
+import { checkSeenLine, type SeenLine, seenHead, seenLineAtEnd } from './seen-line.js';
 import type { SigningKey } from './signing-key.js';
 
 /** The head of the log: its last event and the number of events. */
@@ -37,6 +39,10 @@ interface PreparedEvent {
  * An open audit log. Appends are serialised within the process (in call order) and across processes (a
  * lock file, `<log>.lock`); each reads the head from the file's tail, re-checks its hash, and writes the
  * new line with one `write` on an `O_APPEND` descriptor. Obtain one with `openAuditLog`.
+ *
+ * The handle remembers the last line it wrote or read and checks, with one small read per append, that
+ * the line is still there: a log whose tail was cut, or rewritten in place, is refused from then on
+ * (`AuditLogRewrittenError`) instead of being continued from the shorter tail.
  */
 export class AuditLog {
   /** The log file. */
@@ -55,6 +61,7 @@ export class AuditLog {
   #queue: Promise<unknown> = Promise.resolve();
   #broken: AuditError | undefined;
   #closed = false;
+  #seen: SeenLine | undefined;
 
   /** @internal Use `openAuditLog`. */
   constructor(
@@ -206,7 +213,11 @@ export class AuditLog {
         return section();
       } catch (error) {
         // A chain that stopped verifying, or a replaced file, stays refused until reopened and inspected.
-        if (AuditChainError.isInstance(error) || (AuditWriteError.isInstance(error) && error.sticky)) {
+        if (
+          AuditChainError.isInstance(error) ||
+          AuditLogRewrittenError.isInstance(error) ||
+          (AuditWriteError.isInstance(error) && error.sticky)
+        ) {
           this.#broken = error;
         }
         throw error;
@@ -230,7 +241,10 @@ export class AuditLog {
         sticky: true,
       });
     }
-    return readLogTail(this.#descriptor, this.path);
+    if (this.#seen !== undefined) checkSeenLine(this.#descriptor, this.path, this.#seen);
+    const tail = readLogTail(this.#descriptor, this.path);
+    this.#seen = seenHead(tail);
+    return tail;
   }
 
   /**
@@ -257,6 +271,7 @@ export class AuditLog {
     };
     const { hash, line } = serializeEvent(body);
     this.#writeBytes(Buffer.from(`\n${line}\n`, 'utf8'));
+    this.#seen = seenLineAtEnd(this.#descriptor, body.seq, line);
     return { ...body, hash };
   }
 
@@ -281,6 +296,7 @@ export class AuditLog {
       });
     }
     this.#writeBytes(bytes);
+    this.#seen = seenLineAtEnd(this.#descriptor, body.seq, line);
     return { ...body, hash };
   }
 

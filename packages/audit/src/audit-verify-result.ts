@@ -12,6 +12,10 @@
  * - `E_TRUNCATED`: a checkpoint covers more events than the log holds (its tail was cut off).
  * - `E_CKPT_SIG`: a checkpoint's signature does not verify with the given public key(s).
  * - `E_CKPT_MISMATCH`: the event a checkpoint anchors has another hash now (the anchored prefix was rewritten).
+ * - `E_LOG_MISSING`: the log is gone while anchors (checkpoints) for this repository remain.
+ * - `E_LOG_REPLACED`: an anchor names a log id that is neither this log's nor in its reset lineage, or the
+ *   file was replaced by another one.
+ * - `E_REWRITTEN`: bytes a snapshot or an anchor covered were changed in place.
  */
 export type AuditVerifyFailureCode =
   | 'E_PARSE'
@@ -23,7 +27,10 @@ export type AuditVerifyFailureCode =
   | 'E_LOG_ID'
   | 'E_TRUNCATED'
   | 'E_CKPT_SIG'
-  | 'E_CKPT_MISMATCH';
+  | 'E_CKPT_MISMATCH'
+  | 'E_LOG_MISSING'
+  | 'E_LOG_REPLACED'
+  | 'E_REWRITTEN';
 
 /**
  * Stable warning codes. `W_TORN`: a half-written line left by a crash, either already followed by the

@@ -43,9 +43,23 @@ export class ChainVerifier {
   #previousLine: { offset: number; length: number } | undefined;
   #pending: PendingFragment | undefined;
   #failure: AuditVerifyFailure | undefined;
+  readonly #resumed: boolean;
 
-  constructor(checkpoints: readonly SignedCheckpoint[] = []) {
+  /**
+   * `resume` continues a chain already verified up to that head (a snapshot's), so only the lines after
+   * it are read: how `verifyAuditLogGrowth` checks what was appended without re-reading the whole log.
+   */
+  constructor(
+    checkpoints: readonly SignedCheckpoint[] = [],
+    resume?: { readonly seq: number; readonly hash: string; readonly logId: string },
+  ) {
     this.#checkpoints = checkpoints;
+    this.#resumed = resume !== undefined;
+    if (resume !== undefined) {
+      this.#headSeq = resume.seq;
+      this.#headHash = resume.hash;
+      this.#logId = resume.logId;
+    }
     checkpoints.forEach((checkpoint, index) => {
       const seq = checkpoint.size - 1;
       const list = this.#checkpointsBySeq.get(seq) ?? [];
@@ -146,7 +160,7 @@ export class ChainVerifier {
       };
       return;
     }
-    if (this.#events === 0) {
+    if (this.#events === 0 && !this.#resumed) {
       this.#failure = {
         code: 'E_GENESIS',
         reason: 'the log holds no events',

@@ -14,6 +14,13 @@ export interface GenesisOptions {
   readonly actor: string;
   /** Permission bits of the new file. */
   readonly mode: number;
+  /**
+   * More genesis data, already checked and redacted: `resetAuditLog` records the log it replaces here
+   * (`previous`, `superseded`, `reason`). Cannot override `log_id`, `repository` or `created_by`.
+   */
+  readonly extra?: AuditData;
+  /** The new log's id, when the caller must know it first (a reset signs it). Default: 128 random bits. */
+  readonly logId?: string;
 }
 
 /**
@@ -32,7 +39,8 @@ export function createLogFile(path: string, options: GenesisOptions): AuditEvent
     type: LOG_CREATE_TYPE,
     actor: options.actor,
     data: {
-      log_id: randomBytes(16).toString('hex'),
+      ...options.extra,
+      log_id: options.logId ?? randomBytes(16).toString('hex'),
       repository: options.repository,
       created_by: options.createdBy,
     },

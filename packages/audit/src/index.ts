@@ -12,6 +12,15 @@ export {
 export type { AuditData, AuditEvent, AuditEventBody, AuditEventInput, AuditValue } from './audit-event.js';
 export { GENESIS_PREV, LOG_CREATE_TYPE, LOG_RECOVER_TYPE } from './audit-event.js';
 export { type AuditHead, AuditLog } from './audit-log.js';
+export {
+  type AuditLogHeadRecord,
+  type AuditLogPrevious,
+  type AuditLogReset,
+  checkResetSignature,
+  RESET_DOMAIN,
+  type ResetAuditLogOptions,
+  resetAuditLog,
+} from './audit-log-reset.js';
 export type {
   AuditVerifyFailure,
   AuditVerifyFailureCode,
@@ -50,11 +59,13 @@ export { AuditFileError } from './errors/audit-file-error.js';
 export { AuditKeyError } from './errors/audit-key-error.js';
 export { AuditKeyPermissionError } from './errors/audit-key-permission-error.js';
 export { AuditLockTimeoutError } from './errors/audit-lock-timeout-error.js';
+export { AuditLogRewrittenError } from './errors/audit-log-rewritten-error.js';
 export { AuditOptionsError } from './errors/audit-options-error.js';
 export { AuditWriteError } from './errors/audit-write-error.js';
 export { EVENT_HASH_DOMAIN, hashEvent, type SerializedEvent, serializeEvent } from './event-hash.js';
 export { type OpenAuditLogOptions, openAuditLog } from './open-audit-log.js';
 export { type ReadAuditEventsOptions, readAuditEvents } from './read-audit-events.js';
+export { type AuditLogGenesis, readLogGenesis } from './read-log-genesis.js';
 export { MIN_SECRET_LENGTH, REDACTED, Redactor, SECRET_KEY_SUFFIXES } from './redactor.js';
 export {
   createSigningKey,
@@ -65,4 +76,10 @@ export {
   SIGNING_KEY_FILE,
   type SigningKey,
 } from './signing-key.js';
+export { type AuditLogSnapshot, snapshotAuditLog } from './snapshot-audit-log.js';
 export { type VerifyAuditLogOptions, verifyAuditLog } from './verify-audit-log.js';
+export {
+  type AuditLogGrowth,
+  type AuditLogGrowthFailureCode,
+  verifyAuditLogGrowth,
+} from './verify-audit-log-growth.js';

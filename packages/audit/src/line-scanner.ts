@@ -28,8 +28,10 @@ export class LineScanner {
   #done = false;
   #overlongOffset: number | undefined;
 
-  constructor(handle: FileHandle, chunkBytes: number = defaultChunkBytes) {
+  /** `startOffset` must be the first byte of a line: scanning a log's growth starts after a known head. */
+  constructor(handle: FileHandle, chunkBytes: number = defaultChunkBytes, startOffset = 0) {
     this.#handle = handle;
+    this.#bufferOffset = startOffset;
     this.#buffer = Buffer.allocUnsafe(Math.min(chunkBytes, MAX_LINE_BYTES + 1));
   }
 

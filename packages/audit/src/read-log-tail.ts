@@ -23,6 +23,12 @@ export interface TailFragment {
 export interface LogTail {
   /** The last complete, newline-terminated event; its hash was recomputed. */
   readonly head: AuditEvent;
+  /** Byte offset of the head's line. */
+  readonly headOffset: number;
+  /** Length in bytes of the head's line, without its newline. */
+  readonly headLength: number;
+  /** Lowercase hex SHA-256 of the head line's bytes with its newline, to recognise it later. */
+  readonly headLineSha256: string;
   /** A fragment after the head (the file does not end in a newline). */
   readonly fragment?: TailFragment;
 }
@@ -33,10 +39,11 @@ const initialWindow = 4 * 1024;
  * Reads the head of the log from the end of the file (never from memory: another process may have
  * appended since), re-checking the last event's hash. Reads a 64 KiB window, widened only for a very long
  * last line, so an append costs the same at any log size. Throws `AuditChainError` when the last event
- * does not verify, since appending after it would extend a broken chain.
+ * does not verify, since appending after it would extend a broken chain. With `limit`, reads the file as if
+ * it ended there (a snapshot taken at that size).
  */
-export function readLogTail(descriptor: number, path: string): LogTail {
-  const size = fstatSync(descriptor).size;
+export function readLogTail(descriptor: number, path: string, limit?: number): LogTail {
+  const size = limit ?? fstatSync(descriptor).size;
   if (size === 0)
     throw chainError(path, {
       code: 'E_GENESIS',
@@ -69,8 +76,17 @@ export function readLogTail(descriptor: number, path: string): LogTail {
       continue;
     }
     const headStart = headStartNewline + 1;
-    const head = parseHead(buffer.subarray(headStart, headEnd), start + headStart, path);
-    if (!torn) return { head };
+    const headBytes = buffer.subarray(headStart, headEnd);
+    const head = parseHead(headBytes, start + headStart, path);
+    const line = {
+      head,
+      headOffset: start + headStart,
+      headLength: headBytes.length,
+      headLineSha256: createHash('sha256')
+        .update(buffer.subarray(headStart, headEnd + 1))
+        .digest('hex'),
+    };
+    if (!torn) return line;
     const fragmentBytes = buffer.subarray(headEnd + 1);
     const fragment: TailFragment = {
       offset: start + headEnd + 1,
@@ -78,7 +94,7 @@ export function readLogTail(descriptor: number, path: string): LogTail {
       sha256: createHash('sha256').update(fragmentBytes).digest('hex'),
     };
     const event = completeEvent(fragmentBytes, head);
-    return { head, fragment: event === undefined ? fragment : { ...fragment, event } };
+    return { ...line, fragment: event === undefined ? fragment : { ...fragment, event } };
   }
 }
 
@@ -149,4 +165,19 @@ function readFully(descriptor: number, buffer: Buffer, position: number): void {
 
 function chainError(path: string, failure: AuditVerifyFailure): AuditChainError {
   return new AuditChainError({ path, failure });
+}
+
+/**
+ * SHA-256 of the `length` bytes at `offset`, or `undefined` when the file holds fewer: lets a writer
+ * check, with one small read, that the line it last saw is still where it saw it.
+ */
+export function sha256At(descriptor: number, offset: number, length: number): string | undefined {
+  const buffer = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const read = readSync(descriptor, buffer, done, length - done, offset + done);
+    if (read === 0) return undefined;
+    done += read;
+  }
+  return createHash('sha256').update(buffer).digest('hex');
 }
