@@ -122,7 +122,7 @@ export {
   evaluateConstraint,
   evaluateJudgeGate,
   evaluatePolicy,
-  evaluateSnodoMutationGuard,
+  evaluateBuiltInGuards,
   expectedTestPath,
   filesInScope,
   formatFindingsForCoder,

@@ -15,9 +15,10 @@ export type {
   GateCommandRunner,
 } from './commands/gate-command-runner.js';
 export { type RunGateCommandOptions, runGateCommand } from './commands/run-gate-command.js';
-export type { DiffContext, DiffFile, DiffFileStatus } from './constraints/diff-context.js';
-export { evaluateConstraint, evaluateSnodoMutationGuard } from './constraints/evaluate-constraint.js';
+export type { DiffContext, DiffFile, DiffFileStatus, DiffSymlink } from './constraints/diff-context.js';
+export { evaluateBuiltInGuards, evaluateConstraint } from './constraints/evaluate-constraint.js';
 export { createScopeMatcher, filesInScope } from './constraints/files-in-scope.js';
+export { KNOWN_SECRETS_GUARD_ID, knownSecretsGuard } from './constraints/known-secrets-guard.js';
 export { type LoadDiffContextOptions, loadDiffContext } from './constraints/load-diff-context.js';
 export {
   DEFAULT_SECRET_PATTERNS,
@@ -37,6 +38,7 @@ export {
   snodoMutationGuard,
 } from './constraints/snodo-mutation-guard.js';
 export { expectedTestPath, testsExistForModified } from './constraints/tests-exist-for-modified.js';
+export { SYMLINK_GUARD_ID, workspaceSymlinkGuard } from './constraints/workspace-symlink-guard.js';
 export type { GateConstraintSpec } from './gate-constraint-spec.js';
 export type { GateModeProfile } from './gate-mode-profile.js';
 export { DEFAULT_EVALUATION_PHASE, type GatePhase } from './gate-phase.js';

@@ -150,12 +150,22 @@ describe('runGatePhase', () => {
     });
     expect(verdicts.map((verdict) => verdict.gateId)).toEqual([
       'snodo_mutation_guard',
+      'workspace_symlink_guard',
+      'known_secrets_guard',
       'scope',
       'review',
       'tests',
       'shadow',
     ]);
-    expect(verdicts.map((verdict) => verdict.severity)).toEqual(['pass', 'warn', 'pass', 'blocker', 'pass']);
+    expect(verdicts.map((verdict) => verdict.severity)).toEqual([
+      'pass',
+      'pass',
+      'pass',
+      'warn',
+      'pass',
+      'blocker',
+      'pass',
+    ]);
     expect(events.slice(0, 2)).toEqual(['command-start', 'command-end']);
     for (const request of state.requests) {
       expect(request.prompt).toContain('tests: blocker');
@@ -200,14 +210,18 @@ describe('runGatePhase', () => {
     expect(verdicts[1]).toMatchObject({ gateId: 'custom', severity: 'blocker', error: true });
   });
 
-  it('always runs the .snodo guard in post-execute, even with no constraint declared', async () => {
+  it('always runs the built-in guards in post-execute, even with no constraint declared', async () => {
     const diff = await diffWith({ '.snodo/protocol.yml': 'protocol_id: hijacked\n' });
     const verdicts = await runGatePhase({
       phase: 'post_execute',
       validators: [],
       context: { task: 't', worktreePath: repository.path, diff },
     });
-    expect(verdicts).toMatchObject([{ gateId: 'snodo_mutation_guard', severity: 'blocker' }]);
+    expect(verdicts).toMatchObject([
+      { gateId: 'snodo_mutation_guard', severity: 'blocker' },
+      { gateId: 'workspace_symlink_guard', severity: 'pass' },
+      { gateId: 'known_secrets_guard', severity: 'pass' },
+    ]);
   });
 
   it('runs real command gates in the worktree', async () => {

@@ -1,9 +1,10 @@
+import type { CoderV1Sandbox } from '@snodo/coder-sdk';
 import { classifyValidator } from './classify-validator.js';
 import { evaluateCommandGate } from './commands/evaluate-command-gate.js';
 import type { GateCommandRunner } from './commands/gate-command-runner.js';
 import { runGateCommand } from './commands/run-gate-command.js';
 import type { DiffContext } from './constraints/diff-context.js';
-import { evaluateConstraint, evaluateSnodoMutationGuard } from './constraints/evaluate-constraint.js';
+import { evaluateBuiltInGuards, evaluateConstraint } from './constraints/evaluate-constraint.js';
 import { createPredicateRegistry, type PredicateRegistry } from './constraints/predicate-registry.js';
 import { startStopwatch } from './elapsed.js';
 import type { GateConstraintSpec } from './gate-constraint-spec.js';
@@ -37,6 +38,10 @@ export interface GateRunContext {
   readonly siblingModes?: readonly GateModeProfile[];
   /** Cap on the diff text in judge prompts (default 60 000 characters). */
   readonly maxDiffChars?: number;
+  /** The sandbox command gates run in (SPEC §12); absent: they run unsandboxed. */
+  readonly sandbox?: CoderV1Sandbox;
+  /** Credential values snodo holds, for the built-in known-secrets guard. */
+  readonly knownSecrets?: readonly string[];
 }
 
 /** Options of `runGatePhase`. */
@@ -107,9 +112,13 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
 
   const constraintVerdicts: GateVerdict[] = [];
   if (phase === 'post_execute' && context.diff !== undefined) {
-    const predicateContext = { diff: context.diff, task: context.task };
+    const predicateContext = {
+      diff: context.diff,
+      task: context.task,
+      ...(context.knownSecrets ? { knownSecrets: context.knownSecrets } : {}),
+    };
     const registry = options.predicates ?? createPredicateRegistry();
-    constraintVerdicts.push(emit(evaluateSnodoMutationGuard(predicateContext)));
+    for (const verdict of evaluateBuiltInGuards(predicateContext)) constraintVerdicts.push(emit(verdict));
     for (const constraint of options.constraints ?? []) {
       constraintVerdicts.push(emit(evaluateConstraint(constraint, predicateContext, registry)));
     }
@@ -132,6 +141,7 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
         worktreePath: context.worktreePath,
         env,
         runCommand,
+        ...(context.sandbox ? { sandbox: context.sandbox } : {}),
         ...(signal ? { signal } : {}),
       }),
     );

@@ -40,10 +40,20 @@ describe('runTask, the happy path with the mock coder', () => {
     // Events arrive as gates finish (command gates finish before post-execute judges start, since judges
     // read their results); the result lists verdicts in protocol order.
     const streamed = events.filter((event) => event.type === 'gate-verdict').map((event) => event.gateId);
-    expect(streamed).toEqual(['task-review', 'snodo_mutation_guard', 'no-secrets', 'tests', 'security']);
+    expect(streamed).toEqual([
+      'task-review',
+      'snodo_mutation_guard',
+      'workspace_symlink_guard',
+      'known_secrets_guard',
+      'no-secrets',
+      'tests',
+      'security',
+    ]);
     expect(result.verdicts.map((verdict) => verdict.gateId)).toEqual([
       'task-review',
       'snodo_mutation_guard',
+      'workspace_symlink_guard',
+      'known_secrets_guard',
       'no-secrets',
       'security',
       'tests',
@@ -99,6 +109,8 @@ describe('runTask, the happy path with the mock coder', () => {
       'policy-decide',
       'coder-start',
       'coder-end',
+      'gate-verdict',
+      'gate-verdict',
       'gate-verdict',
       'gate-verdict',
       'gate-verdict',

@@ -33,4 +33,14 @@ export interface DiffContext {
   readonly readFile: (path: string) => string | undefined;
   /** Whether `path` (a file or a directory) exists at `headCommit`. */
   readonly exists: (path: string) => boolean;
+  /** The changed paths that are symbolic links at `headCommit`, with the target each one names. */
+  readonly symlinks: readonly DiffSymlink[];
+}
+
+/** A symbolic link the change adds or modifies. */
+export interface DiffSymlink {
+  /** Repository-relative path of the link. */
+  readonly path: string;
+  /** What it points to, exactly as stored (relative or absolute). */
+  readonly target: string;
 }

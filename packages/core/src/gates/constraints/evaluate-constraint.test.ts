@@ -4,7 +4,7 @@ import {
   createTemporaryRepository,
   type TemporaryRepository,
 } from '../testing/temporary-repository.js';
-import { evaluateConstraint, evaluateSnodoMutationGuard } from './evaluate-constraint.js';
+import { evaluateBuiltInGuards, evaluateConstraint } from './evaluate-constraint.js';
 import { BUILT_IN_PREDICATE_NAMES, createPredicateRegistry } from './predicate-registry.js';
 
 let repository: TemporaryRepository;
@@ -105,14 +105,14 @@ describe('evaluateConstraint', () => {
     expect(verdict.justification).toContain('not evaluated');
   });
 
-  it('runs the built-in guard', async () => {
+  it('runs the built-in guards, the .snodo guard first', async () => {
     repository = createTemporaryRepository();
     const diff = await commitAndDiff(repository, (repo) => repo.write('.snodo/protocol.yml', 'x\n'));
-    expect(evaluateSnodoMutationGuard({ diff, task: 't' })).toMatchObject({
-      gateId: 'snodo_mutation_guard',
-      severity: 'blocker',
-      error: false,
-    });
+    expect(evaluateBuiltInGuards({ diff, task: 't' })).toMatchObject([
+      { gateId: 'snodo_mutation_guard', severity: 'blocker', error: false },
+      { gateId: 'workspace_symlink_guard', severity: 'pass' },
+      { gateId: 'known_secrets_guard', severity: 'pass' },
+    ]);
   });
 });
 

@@ -2,9 +2,11 @@ import { describeError, startStopwatch } from '../elapsed.js';
 import type { GateConstraintSpec } from '../gate-constraint-spec.js';
 import type { GateVerdict } from '../gate-verdict.js';
 import { isSeverity } from '../severity.js';
+import { KNOWN_SECRETS_GUARD_ID, knownSecretsGuard } from './known-secrets-guard.js';
 import type { Predicate, PredicateContext } from './predicate.js';
 import type { PredicateRegistry } from './predicate-registry.js';
 import { SNODO_MUTATION_GUARD_ID, snodoMutationGuard } from './snodo-mutation-guard.js';
+import { SYMLINK_GUARD_ID, workspaceSymlinkGuard } from './workspace-symlink-guard.js';
 
 function errorVerdict(spec: GateConstraintSpec, gateType: string, justification: string, durationMs: number) {
   const verdict: GateVerdict = {
@@ -107,14 +109,19 @@ export function evaluateConstraint(
   return run(spec, name, predicate, context, elapsed);
 }
 
-/** Evaluates the built-in `.snodo` mutation guard (always a blocker on failure). */
-export function evaluateSnodoMutationGuard(context: PredicateContext): GateVerdict {
-  const elapsed = startStopwatch();
-  return run(
-    { constraint_id: SNODO_MUTATION_GUARD_ID, severity: 'blocker' },
-    SNODO_MUTATION_GUARD_ID,
-    snodoMutationGuard,
-    context,
-    elapsed,
+/** The built-in guards no protocol can remove, in the order they are reported. */
+const builtInGuards: readonly (readonly [string, Predicate])[] = [
+  [SNODO_MUTATION_GUARD_ID, snodoMutationGuard],
+  [SYMLINK_GUARD_ID, workspaceSymlinkGuard],
+  [KNOWN_SECRETS_GUARD_ID, knownSecretsGuard],
+];
+
+/**
+ * Evaluates the built-in guards (always blockers on failure): nothing under `.snodo/`, no symbolic link
+ * leaving the repository, no credential snodo holds in the change.
+ */
+export function evaluateBuiltInGuards(context: PredicateContext): GateVerdict[] {
+  return builtInGuards.map(([id, predicate]) =>
+    run({ constraint_id: id, severity: 'blocker' }, id, predicate, context, startStopwatch()),
   );
 }

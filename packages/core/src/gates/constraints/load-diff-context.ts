@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { DiffContext, DiffFile, DiffFileStatus } from './diff-context.js';
+import type { DiffContext, DiffFile, DiffFileStatus, DiffSymlink } from './diff-context.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -83,10 +83,21 @@ export function parseNameStatus(output: string): DiffFile[] {
   return files;
 }
 
+/** `ls-tree -r -z` entries (`<mode> <type> <object>\t<path>`) as path → mode. */
+function parseTreeListing(listing: string): Map<string, string> {
+  const modes = new Map<string, string>();
+  for (const entry of listing.split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab === -1) continue;
+    modes.set(entry.slice(tab + 1), entry.slice(0, entry.indexOf(' ')));
+  }
+  return modes;
+}
+
 /** Every file at `commit` and every directory above one, for `exists()`. */
-function pathSet(listing: string): Set<string> {
+function pathSet(files: Iterable<string>): Set<string> {
   const paths = new Set<string>();
-  for (const file of listing.split('\0')) {
+  for (const file of files) {
     if (file === '') continue;
     paths.add(file);
     let slash = file.lastIndexOf('/');
@@ -115,24 +126,31 @@ export async function loadDiffContext(options: LoadDiffContextOptions): Promise<
   const [nameStatus, patch, listing] = await Promise.all([
     git(cwd, ['diff', ...diffFlags, '--name-status', '-z', baseCommit, headCommit, '--']),
     git(cwd, ['diff', ...diffFlags, baseCommit, headCommit, '--']),
-    git(cwd, ['ls-tree', '-r', '-z', '--name-only', headCommit]),
+    git(cwd, ['ls-tree', '-r', '-z', headCommit]),
   ]);
-  const paths = pathSet(listing);
+  const modes = parseTreeListing(listing);
+  const paths = pathSet(modes.keys());
+  const readFile = (path: string): string | undefined => {
+    const file = normalise(path);
+    if (!paths.has(file)) return undefined;
+    const result = spawnSync('git', ['cat-file', 'blob', `${headCommit}:${file}`], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer,
+    });
+    return result.status === 0 ? result.stdout : undefined;
+  };
+  const files = parseNameStatus(nameStatus);
+  const symlinks: DiffSymlink[] = files
+    .filter((file) => file.status !== 'D' && modes.get(file.path) === '120000')
+    .map((file) => ({ path: file.path, target: readFile(file.path) ?? '' }));
   return {
     baseCommit,
     headCommit,
-    files: parseNameStatus(nameStatus),
+    files,
     patch,
     exists: (path) => paths.has(normalise(path)),
-    readFile: (path) => {
-      const file = normalise(path);
-      if (!paths.has(file)) return undefined;
-      const result = spawnSync('git', ['cat-file', 'blob', `${headCommit}:${file}`], {
-        cwd,
-        encoding: 'utf8',
-        maxBuffer,
-      });
-      return result.status === 0 ? result.stdout : undefined;
-    },
+    readFile,
+    symlinks,
   };
 }

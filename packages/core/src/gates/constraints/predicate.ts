@@ -7,6 +7,8 @@ export interface PredicateContext {
   readonly diff: DiffContext;
   /** The task text, for predicates that care. */
   readonly task: string;
+  /** Credential values snodo holds (provider keys, its signing key), for the built-in known-secrets guard. */
+  readonly knownSecrets?: readonly string[];
 }
 
 /** A predicate's answer. `passed: false` becomes a verdict with the constraint's severity. */
