@@ -12,13 +12,12 @@ import type { ProtocolMode } from '../protocol/index.js';
 import { finishJob } from './finish-job.js';
 import { endingFromDecision, endingFromError, type JobEnding } from './job-ending.js';
 import { JobRun } from './job-run.js';
-import { ModeUnknownError } from './mode-unknown-error.js';
 import { loadRunContext, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-event.js';
 import type { RunTaskOptions } from './run-task-options.js';
 import type { RunTaskResult } from './run-task-result.js';
 import { ensureRuntimeExclusions } from './runtime-exclusions.js';
-import { classifyTask } from './stage-classify.js';
+import { assertRunnableMode, classifyTask } from './stage-classify.js';
 import { executeAttempt } from './stage-execute.js';
 import { runGates } from './stage-gates.js';
 import { landJob } from './stage-land.js';
@@ -87,12 +86,7 @@ async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEve
   // Bad input is refused before a job exists: resolving the classifier's model already fails on an unknown
   // --coder or a model namespaced for another coder; an unknown --mode is checked here.
   const classifierModelName = classifierModel(context, options);
-  if (options.mode !== undefined && !context.protocol.modes.some((mode) => mode.mode_id === options.mode)) {
-    throw new ModeUnknownError({
-      mode: options.mode,
-      available: context.protocol.modes.map((mode) => mode.mode_id),
-    });
-  }
+  assertRunnableMode(context.protocol.modes, options.mode);
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,

@@ -2,6 +2,7 @@ import { generateStructured } from '@snodo/llm';
 import { z } from 'zod';
 import type { ProtocolMode } from '../protocol/index.js';
 import type { JobRun } from './job-run.js';
+import { ModeCannotChangeCodeError } from './mode-cannot-change-code-error.js';
 import { ModeUnknownError } from './mode-unknown-error.js';
 
 /** The four flow types a task is labelled with, for reporting (SPEC §2 step 3). */
@@ -23,6 +24,26 @@ const EXECUTING_TOOLS = new Set(['edit', 'dispatch']);
 /** Modes that can carry a task out (they hold an editing tool); routing chooses among these. */
 export function executingModes(modes: readonly ProtocolMode[]): ProtocolMode[] {
   return modes.filter((mode) => mode.tools.some((tool) => EXECUTING_TOOLS.has(tool)));
+}
+
+/**
+ * Refuses, before a job exists, a run that could only end with a coder in a mode that cannot change code:
+ * `--mode` naming such a mode (a `reviewer`), or a protocol in which no mode can. Unknown modes are
+ * `ModeUnknownError`.
+ */
+export function assertRunnableMode(modes: readonly ProtocolMode[], requested: string | undefined): void {
+  const executing = executingModes(modes).map((mode) => mode.mode_id);
+  if (requested === undefined) {
+    if (executing.length === 0) throw new ModeCannotChangeCodeError({ executing });
+    return;
+  }
+  const mode = modes.find((candidate) => candidate.mode_id === requested);
+  if (mode === undefined) {
+    throw new ModeUnknownError({ mode: requested, available: modes.map((candidate) => candidate.mode_id) });
+  }
+  if (!executing.includes(mode.mode_id)) {
+    throw new ModeCannotChangeCodeError({ mode: mode.mode_id, tools: mode.tools, executing });
+  }
 }
 
 /** A cheap, deterministic flow-type label used when no model is asked. */
@@ -58,7 +79,10 @@ export async function classifyTask(
     return { mode, modeSource: 'flag', flowType: flowTypeFromKeywords(task), flowTypeSource: 'keywords' };
   }
   const candidates = executingModes(protocol.modes);
-  const initial = protocol.modes.find((mode) => mode.mode_id === protocol.initial_mode) ?? protocol.modes[0];
+  // The fallback must be able to run the task too: the initial mode when it can change code, else the
+  // first mode that can (a protocol may start in a planning mode).
+  const declared = protocol.modes.find((mode) => mode.mode_id === protocol.initial_mode);
+  const initial = candidates.find((mode) => mode === declared) ?? candidates[0] ?? declared ?? protocol.modes[0];
   if (!initial) throw new ModeUnknownError({ mode: protocol.initial_mode, available: [] });
   if (candidates.length <= 1) {
     return {
