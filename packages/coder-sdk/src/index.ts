@@ -21,6 +21,7 @@ export { SnodoError, type SnodoErrorOptions } from './errors/snodo-error.js';
 export { SnodoMutationError } from './errors/snodo-mutation-error.js';
 export { WorktreeNotCleanError } from './errors/worktree-not-clean-error.js';
 export { type RunGitOptions, type RunGitResult, runGit } from './git/run-git.js';
+export { coderStateDirectory } from './in-place/coder-state-directory.js';
 export { ATTRIBUTION_LINE_PATTERNS } from './in-place/commit-message.js';
 export {
   InPlaceCoderAdapter,
@@ -30,10 +31,31 @@ export {
 } from './in-place/in-place-coder-adapter.js';
 export { DEFAULT_INSTRUCTIONS_FILE_NAME } from './in-place/instructions-file.js';
 export { findExecutable } from './process/find-executable.js';
+export { killTaggedProcesses, PROCESS_TAG_VARIABLE } from './process/kill-tagged-processes.js';
+export {
+  type ExecutableVersionProbe,
+  type ProbeExecutableVersionOptions,
+  probeExecutableVersion,
+} from './process/probe-executable-version.js';
+export { runSupervisedProcess } from './process/run-supervised-process.js';
+export { startSupervisedProcess } from './process/start-supervised-process.js';
 export { stripModelPrefix } from './process/strip-model-prefix.js';
+export type {
+  SupervisedProcess,
+  SupervisedProcessOptions,
+  SupervisedProcessOutcome,
+  SupervisedStopReason,
+} from './process/supervised-process.js';
 export { buildCoderPrompt } from './prompt/build-coder-prompt.js';
 export { buildInstructions, CODER_GROUND_RULES } from './prompt/build-instructions.js';
 export type { CoderPromptFinding, CoderPromptInput } from './prompt/coder-prompt-input.js';
+export { type ProbeSandboxOptions, probeSandbox, type SandboxProbe } from './sandbox/probe-sandbox.js';
+export {
+  findHidingMount,
+  type SandboxCommand,
+  type SandboxedCommand,
+  wrapInSandbox,
+} from './sandbox/wrap-in-sandbox.js';
 export {
   SubprocessCoderAdapter,
   type SubprocessCoderAdapterSettings,

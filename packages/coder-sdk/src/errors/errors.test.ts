@@ -14,6 +14,7 @@ import { CoderUnavailableError } from './coder-unavailable-error.js';
 import { CoderUnknownError } from './coder-unknown-error.js';
 import { GitCommandError } from './git-command-error.js';
 import { GitMetadataTamperedError } from './git-metadata-tampered-error.js';
+import { SandboxInvalidError } from './sandbox-invalid-error.js';
 import { SnodoError } from './snodo-error.js';
 import { SnodoMutationError } from './snodo-mutation-error.js';
 import { WorktreeNotCleanError } from './worktree-not-clean-error.js';
@@ -109,6 +110,11 @@ const cases = [
       stderr: 'fatal: not a git repository',
       cause,
     }),
+  ],
+  [
+    SandboxInvalidError,
+    'SANDBOX_INVALID',
+    new SandboxInvalidError({ path: '/job/workspace', problem: 'does not exist', fix: 'Create it.', cause }),
   ],
   [
     WorktreeNotCleanError,

@@ -125,6 +125,8 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
   declare readonly supportsResume?: boolean;
   /** See `CoderAdapterV1.supportsStreamingEvents`. */
   declare readonly supportsStreamingEvents?: boolean;
+  /** See `CoderAdapterV1.supportsSandbox`. */
+  declare readonly supportsSandbox?: boolean;
 
   /** Where the instructions file goes, relative to the worktree root. Override to match your CLI. */
   readonly instructionsFileName: string;

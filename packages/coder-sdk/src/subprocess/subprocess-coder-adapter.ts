@@ -1,11 +1,9 @@
-import os from 'node:os';
+import { realpathSync } from 'node:fs';
 import { credentialFix, credentialValues, evaluateCredentials } from '../credentials/evaluate-credentials.js';
-import { CoderAbortedError } from '../errors/coder-aborted-error.js';
 import { CoderCliVersionUnsupportedError } from '../errors/coder-cli-version-unsupported-error.js';
 import { CoderCredentialsMissingError } from '../errors/coder-credentials-missing-error.js';
-import { CoderFailedError } from '../errors/coder-failed-error.js';
 import { CoderNotInstalledError } from '../errors/coder-not-installed-error.js';
-import { CoderTimeoutError } from '../errors/coder-timeout-error.js';
+import { CoderUnavailableError } from '../errors/coder-unavailable-error.js';
 import { readBaseCoderConfig } from '../in-place/coder-settings.js';
 import {
   InPlaceCoderAdapter,
@@ -14,7 +12,11 @@ import {
   type InPlaceExecutionContext,
 } from '../in-place/in-place-coder-adapter.js';
 import { findExecutable } from '../process/find-executable.js';
+import { probeExecutableVersion } from '../process/probe-executable-version.js';
+import { runSupervisedProcess } from '../process/run-supervised-process.js';
 import { stripModelPrefix } from '../process/strip-model-prefix.js';
+import type { SupervisedProcessOutcome } from '../process/supervised-process.js';
+import { findHidingMount } from '../sandbox/wrap-in-sandbox.js';
 import type { CoderV1Availability, CoderV1AvailabilityOptions } from '../v1/coder-v1-availability.js';
 import type { CoderV1Request } from '../v1/coder-v1-request.js';
 import type { CoderV1Usage } from '../v1/coder-v1-usage.js';
@@ -25,7 +27,7 @@ import {
   type SupportedVersionRange,
 } from '../version/version-range.js';
 import { OutputRecorder } from './output-recorder.js';
-import { runSupervisedProcess } from './run-supervised-process.js';
+import { describeOutcome, isFailedExit, outcomeError } from './subprocess-outcome.js';
 
 const mebibyte = 1024 * 1024;
 
@@ -80,8 +82,9 @@ export interface SubprocessPreparation {
  * `parseVersion`, `supportedVersions`, `instructionsFileName`.
  *
  * The base finds the binary, checks version and key before touching the worktree, spawns the CLI under
- * supervision (see `runSupervisedProcess`), writes the redacted transcript, and lets
- * `InPlaceCoderAdapter` guard and commit the result.
+ * supervision inside `request.sandbox` when core gives one (see `runSupervisedProcess`), writes the
+ * redacted transcript, and lets `InPlaceCoderAdapter` guard and commit the result. A CLI that keeps state
+ * puts it under `coderStateDirectory(request)`, never in `os.tmpdir()`.
  */
 export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<SubprocessPreparation> {
   /** The executable's name, looked up on the coder's PATH (`claude`). */
@@ -92,6 +95,8 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
   readonly supportedVersions: SupportedVersionRange | undefined = undefined;
   /** Subprocess coders stop promptly on abort: the base kills the process group. */
   override readonly supportsAbort: boolean = true;
+  /** The base runs the CLI inside `request.sandbox` (the version probe stays on the host). */
+  override readonly supportsSandbox: boolean = true;
 
   declare protected readonly settings: SubprocessCoderAdapterSettings;
 
@@ -208,7 +213,34 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
         configKey: this.credentials.configKey,
       });
     }
+    this.assertVisibleInSandbox(request, binaryPath);
     return { binaryPath, version };
+  }
+
+  /**
+   * Refuses, before anything is written, a CLI the sandbox would hide (installed under the user's HOME,
+   * which the sandbox replaces): bubblewrap would only say "No such file or directory".
+   */
+  private assertVisibleInSandbox(request: CoderV1Request, binaryPath: string): void {
+    if (request.sandbox === undefined) return;
+    let real = binaryPath;
+    try {
+      real = realpathSync(binaryPath);
+    } catch {
+      // Checked as given.
+    }
+    for (const candidate of new Set([binaryPath, real])) {
+      const hiding = findHidingMount(request.sandbox, candidate);
+      if (hiding === undefined) continue;
+      throw new CoderUnavailableError({
+        coderId: this.id,
+        displayName: this.displayName,
+        reason: `its executable ${candidate} lies under ${hiding}, which the sandbox hides from the coder`,
+        fix:
+          `install ${this.binary} outside that directory (e.g. a system-wide \`npm install -g\`), point ` +
+          `coders.${this.id}.binary at such a copy, or run with \`execution.sandbox: off\``,
+      });
+    }
   }
 
   /** Runs the CLI in the worktree under supervision and turns how it ended into a result or typed error. */
@@ -235,7 +267,7 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     });
     const redactedArgv = argv.map((argument) => recorder.redact(argument));
     const startedAt = Date.now();
-    let outcome: Awaited<ReturnType<typeof runSupervisedProcess>> | undefined;
+    let outcome: SupervisedProcessOutcome | undefined;
     try {
       recorder.writeLine(
         `=== snodo job ${request.jobId} attempt ${request.attempt} · ${this.id}@${version ?? 'unknown'} · ` +
@@ -246,13 +278,14 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
         file: binaryPath,
         args: argv.slice(1),
         cwd: request.workspace,
-        env: { ...request.env, ...this.buildEnv(request) },
+        env: { ...request.env, ...privateDirectories(request), ...this.buildEnv(request) },
+        ...(request.sandbox === undefined ? {} : { sandbox: request.sandbox }),
         timeoutMs: request.timeoutMs,
         idleTimeoutMs: this.idleTimeoutMs(request),
         killGraceMs: this.settings.killGraceMs ?? 5000,
         abortSignal: request.abortSignal,
         onOutput: (stream, chunk) => recorder.push(stream, chunk),
-        onStart: (pid) => request.emit({ type: 'coder-process', pid, processGroup: pid }),
+        onStart: (pid, tag) => request.emit({ type: 'coder-process', pid, processGroup: pid, tag }),
         ...(this.isFinalEvent ? { isFinalLine: (line: string) => this.isFinalEvent?.(line) === true } : {}),
         finalEventGraceMs: this.settings.finalEventGraceMs ?? 3000,
       });
@@ -268,7 +301,11 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
         exitCode: outcome.exitCode ?? -1,
       });
     }
-    this.throwForOutcome(request, outcome, recorder.stderrTail(4096));
+    const failure = outcomeError(this, request, outcome, {
+      idleTimeoutMs: this.idleTimeoutMs(request),
+      stderrTail: recorder.stderrTail(4096),
+    });
+    if (failure !== undefined) throw failure;
     const parsed = this.parseOutput({
       stdout: recorder.stdoutTail,
       stderr: recorder.stderrTail(),
@@ -285,81 +322,32 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     };
   }
 
-  private throwForOutcome(
-    request: CoderV1Request,
-    outcome: Awaited<ReturnType<typeof runSupervisedProcess>>,
-    stderrTail: string,
-  ): void {
-    const who = { coderId: this.id, displayName: this.displayName };
-    if (outcome.spawnError !== undefined) {
-      if (outcome.spawnError.code === 'ENOENT') {
-        throw new CoderNotInstalledError({ ...who, installHint: this.installHint, binary: this.binary });
-      }
-      throw new CoderFailedError({
-        ...who,
-        reason: `could not start: ${outcome.spawnError.message}`,
-        stderrTail,
-      });
-    }
-    if (outcome.stoppedBy === 'abort') {
-      throw new CoderAbortedError({ ...who, cause: request.abortSignal.reason });
-    }
-    if (outcome.stoppedBy === 'final-event') return;
-    if (outcome.stoppedBy !== undefined) {
-      throw new CoderTimeoutError({
-        ...who,
-        limit: outcome.stoppedBy,
-        timeoutMs: outcome.stoppedBy === 'wall-clock' ? request.timeoutMs : this.idleTimeoutMs(request),
-      });
-    }
-    if (outcome.exitCode !== 0 || outcome.signal !== undefined) {
-      throw new CoderFailedError({ ...who, exitCode: outcome.exitCode, signal: outcome.signal, stderrTail });
-    }
-  }
-
   private idleTimeoutMs(request: CoderV1Request): number {
     return request.idleTimeoutMs ?? this.settings.defaultIdleTimeoutMs ?? 600_000;
   }
 
-  /** Runs `<binary> <versionArgs>` with a short limit; `undefined` when it fails or prints no version. */
+  /** Runs `<binary> <versionArgs>` on the host with a short limit; `undefined` when it fails or prints none. */
   private async probeVersion(
     binaryPath: string,
     env: Readonly<Record<string, string>>,
   ): Promise<string | undefined> {
-    // Loaded on first use: importing the SDK (and so @snodo/core) should not pay for execa.
-    const { execa } = await import('execa');
-    const result = await execa(binaryPath, [...this.versionArgs], {
-      // NOTE: outside the worktree, so a CLI that writes files on start cannot dirty it.
-      cwd: os.tmpdir(),
-      env: { ...env },
-      extendEnv: false,
-      stdin: 'ignore',
-      reject: false,
-      timeout: this.settings.versionProbeTimeoutMs ?? 10_000,
-      killSignal: 'SIGKILL',
-      maxBuffer: mebibyte,
+    const probe = await probeExecutableVersion(binaryPath, this.versionArgs, {
+      env,
+      timeoutMs: this.settings.versionProbeTimeoutMs ?? 10_000,
+      parseVersion: (text) => this.parseVersion(text),
     });
-    if (result.failed) return undefined;
-    return this.parseVersion(`${result.stdout}\n${result.stderr}`);
+    return probe.version;
   }
 }
 
-/** A process that started and ended on its own with a failure (not stopped by snodo). */
-function isFailedExit(outcome: Awaited<ReturnType<typeof runSupervisedProcess>>): boolean {
-  return (
-    outcome.spawnError === undefined &&
-    outcome.stoppedBy === undefined &&
-    (outcome.exitCode !== 0 || outcome.signal !== undefined)
-  );
-}
-
-/** The transcript's last line for an attempt: how the process ended and who stopped it. */
-function describeOutcome(outcome: Awaited<ReturnType<typeof runSupervisedProcess>> | undefined): string {
-  if (outcome === undefined) return 'supervision failed';
-  if (outcome.spawnError !== undefined) {
-    return `could not start (${outcome.spawnError.code ?? outcome.spawnError.message})`;
-  }
-  const ending = outcome.signal === undefined ? `exit ${outcome.exitCode}` : `signal ${outcome.signal}`;
-  if (outcome.stoppedBy === 'final-event') return `${ending}, stopped by snodo after the CLI's final event`;
-  return outcome.stoppedBy === undefined ? ending : `${ending}, stopped by snodo (${outcome.stoppedBy})`;
+/**
+ * The job's private HOME (`request.homeDirectory`) and, inside a sandbox, its private TMPDIR, so a CLI
+ * never falls back to the user's own. `buildEnv` may still set either for a reason of its own.
+ */
+function privateDirectories(request: CoderV1Request): Record<string, string> {
+  const tmp = request.sandbox?.environment.TMPDIR;
+  return {
+    ...(request.homeDirectory === undefined ? {} : { HOME: request.homeDirectory }),
+    ...(tmp === undefined ? {} : { TMPDIR: tmp }),
+  };
 }

@@ -31,4 +31,10 @@ export type CoderV1Event =
       readonly pid: number;
       /** The process group to signal (the same number as `pid` for a group leader). */
       readonly processGroup: number;
+      /**
+       * The random `SNODO_PROCESS_TAG` in the process's environment. After a crash of snodo, core passes it
+       * to `killTaggedProcesses(tag)` to stop descendants that left the group (`setsid`). Absent from
+       * adapters built on older SDKs.
+       */
+      readonly tag?: string;
     };
