@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,53 @@ describe('classification', () => {
     expect(readJobState(fixture.root, result.jobId).mode).toBe('builder');
     await expect(fixture.run({ task: 'add a file', mock: true, mode: 'nope' })).rejects.toMatchObject({
       code: 'MODE_UNKNOWN',
+    });
+  });
+});
+
+const withReviewer = `protocol_id: review
+name: Review
+initial_mode: builder
+modes:
+  - mode_id: builder
+    name: Builder
+    tools: [edit]
+    validators: [check]
+  - mode_id: reviewer
+    name: Reviewer
+    tools: [read, review]
+    validators: [check]
+validators:
+  - validator_id: check
+    validator_type: planning
+    evaluation_phase: pre_execute
+    criteria: [The task is clear.]
+disagreement_policy: unanimous
+`;
+
+describe('modes that cannot change code', () => {
+  it('refuses --mode reviewer before a job, a workspace or a branch exists (it used to run and merge)', async () => {
+    fixture = createPipelineFixture({ protocol: withReviewer });
+    const branchesBefore = fixture.git(['branch', '--list']);
+    const refused = await fixture.run({ task: 'add a file', mock: true, mode: 'reviewer' }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: string; message?: string },
+    );
+    expect(refused?.code).toBe('MODE_CANNOT_CHANGE_CODE');
+    expect(refused?.message).toContain("Mode 'reviewer' cannot change code");
+    expect(refused?.message).toContain('--mode builder');
+    expect(existsSync(join(fixture.root, '.snodo', 'jobs'))).toBe(false);
+    expect(fixture.git(['branch', '--list'])).toBe(branchesBefore);
+  });
+
+  it('refuses a protocol in which no mode can change code', async () => {
+    fixture = createPipelineFixture({
+      protocol: withReviewer
+        .replace('tools: [edit]', 'tools: [plan]')
+        .replace('initial_mode: builder', 'initial_mode: reviewer'),
+    });
+    await expect(fixture.run({ task: 'add a file', mock: true })).rejects.toMatchObject({
+      code: 'MODE_CANNOT_CHANGE_CODE',
     });
   });
 });
