@@ -213,10 +213,15 @@ execution:
     expect(run.stderr).toContain('git init');
   });
 
-  it('cancels on Ctrl-C: the job is kept as cancelled and the exit code is 130', async () => {
-    // A slow command gate keeps the run busy long enough to interrupt it.
-    fixture = createCliFixture({
-      protocol: `protocol_id: slow
+  it.each([
+    ['Ctrl-C', 'SIGINT'],
+    ['a closed terminal', 'SIGHUP'],
+  ] as const)(
+    'cancels on %s (%s): the job is kept as cancelled and the exit code is 130',
+    async (_, signal) => {
+      // A slow command gate keeps the run busy long enough to interrupt it.
+      fixture = createCliFixture({
+        protocol: `protocol_id: slow
 name: Slow
 initial_mode: producer
 modes:
@@ -236,31 +241,32 @@ validators:
       test_command: [node, -e, "setTimeout(() => {}, 20000)"]
 disagreement_policy: unanimous
 `,
-    });
-    const { execa } = await import('execa');
-    const { SNODO_BIN } = await import('../../testing/cli-fixture.js');
-    const child = execa(process.execPath, [SNODO_BIN, 'run', 'Add a file', '--mock'], {
-      cwd: fixture.root,
-      env: fixture.env,
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
-    let seen = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stderr?.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('stage post-gates')) resolve();
       });
-      child.once('exit', () => reject(new Error(`exited before the gates ran:\n${seen}`)));
-    });
-    child.kill('SIGINT');
-    const result = await child;
-    expect(result.exitCode, result.all).toBe(130);
-    expect(result.stderr).toContain('Cancelling');
-    const jobs = readdirSync(join(fixture.root, '.snodo', 'jobs'));
-    expect(jobs).toHaveLength(1);
-    const list = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
-    expect(list.jobs[0]).toMatchObject({ status: 'cancelled' });
-  });
+      const { execa } = await import('execa');
+      const { SNODO_BIN } = await import('../../testing/cli-fixture.js');
+      const child = execa(process.execPath, [SNODO_BIN, 'run', 'Add a file', '--mock'], {
+        cwd: fixture.root,
+        env: fixture.env,
+        extendEnv: false,
+        reject: false,
+        all: true,
+      });
+      let seen = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr?.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes('stage post-gates')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`exited before the gates ran:\n${seen}`)));
+      });
+      child.kill(signal);
+      const result = await child;
+      expect(result.exitCode, result.all).toBe(130);
+      expect(result.stderr).toContain('Cancelling');
+      const jobs = readdirSync(join(fixture.root, '.snodo', 'jobs'));
+      expect(jobs).toHaveLength(1);
+      const list = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
+      expect(list.jobs[0]).toMatchObject({ status: 'cancelled' });
+    },
+  );
 });
