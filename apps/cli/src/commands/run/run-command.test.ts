@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dryRunPlanJsonSchema } from '../../json/dry-run-plan-json-schema.js';
@@ -267,6 +267,26 @@ disagreement_policy: unanimous
       expect(jobs).toHaveLength(1);
       const list = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
       expect(list.jobs[0]).toMatchObject({ status: 'cancelled' });
+      // The gate's process (the coder's, in other runs) was stopped with the run, not left behind.
+      expect(await waitUntilNoProcessMatches('setTimeout(() => {}, 20000)')).toBe(true);
     },
   );
 });
+
+/** Waits up to 5 s until no process's command line contains `text` (Linux `/proc`). */
+async function waitUntilNoProcessMatches(text: string): Promise<boolean> {
+  for (let tries = 0; tries < 50; tries += 1) {
+    const alive = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .some((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+        } catch {
+          return false;
+        }
+      });
+    if (!alive) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
