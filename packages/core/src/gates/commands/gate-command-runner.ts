@@ -1,3 +1,5 @@
+import type { CoderV1Sandbox } from '@snodo/coder-sdk';
+
 /** What a command gate asks its runner to run. */
 export interface GateCommandRequest {
   /** `shell`: a string run through `sh -c`; `argv`: run directly, no shell. */
@@ -10,6 +12,12 @@ export interface GateCommandRequest {
   readonly timeoutMs: number;
   /** Cancels the run: the process group is killed and the result says `aborted`. */
   readonly signal?: AbortSignal;
+  /**
+   * The job's sandbox (the same one its coder ran in; `network` from `execution.sandbox_network`). A gate
+   * runs code the coder wrote (`npm test`), so it gets no more reach than the coder. Absent: the command
+   * runs unsandboxed (`execution.sandbox: off`, or no sandbox on this machine under `auto`).
+   */
+  readonly sandbox?: CoderV1Sandbox;
 }
 
 /** How a command run ended. */
@@ -29,7 +37,8 @@ export interface GateCommandResult {
 }
 
 /**
- * Runs one command gate's command. The default is `runGateCommand` (a detached process group, killed as a
- * whole); tests and embedders (a container, a remote runner) may inject their own.
+ * Runs one command gate's command. The default is `runGateCommand` (the SDK's supervisor: a detached process
+ * group killed as a whole, inside `request.sandbox`); tests and embedders (a container, a remote runner) may
+ * inject their own, and must honour `sandbox` themselves.
  */
 export type GateCommandRunner = (request: GateCommandRequest) => Promise<GateCommandResult>;

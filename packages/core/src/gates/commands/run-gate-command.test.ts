@@ -1,6 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type CoderV1Sandbox, probeSandbox } from '@snodo/coder-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntilGone } from '../testing/process-liveness.js';
 import { runGateCommand } from './run-gate-command.js';
@@ -86,6 +89,25 @@ describe('runGateCommand', () => {
     expect(await waitUntilGone(child)).toBe(true);
   });
 
+  it('kills a daemon the command started with setsid (it left the group but kept its tag)', {
+    timeout: 20_000,
+  }, async () => {
+    const cwd = workspace();
+    const result = await runGateCommand({
+      command: {
+        // Exits only once the daemon runs sleep as the leader of its own group, so the group kill misses it.
+        shell: `setsid sleep 300 >/dev/null 2>&1 & daemon=$!; echo $daemon > daemon.pid
+          until [ "$(cut -d' ' -f2,5 /proc/$daemon/stat 2>/dev/null)" = "(sleep) $daemon" ]; do sleep 0.02; done`,
+      },
+      cwd,
+      env,
+      timeoutMs: 15_000,
+    });
+    expect(result).toMatchObject({ outcome: 'exited', exitCode: 0 });
+    const daemon = Number(readFileSync(join(cwd, 'daemon.pid'), 'utf8'));
+    expect(await waitUntilGone(daemon)).toBe(true);
+  });
+
   it('keeps only the tail of huge output', async () => {
     const result = await runGateCommand(
       {
@@ -119,3 +141,70 @@ describe('runGateCommand', () => {
     expect(await waitUntilGone(shell)).toBe(true);
   });
 });
+
+const probe = await probeSandbox();
+
+describe.skipIf(!probe.available)(
+  probe.available ? 'runGateCommand in a sandbox' : `runGateCommand in a sandbox (skipped: ${probe.reason})`,
+  () => {
+    /** A workspace writable inside, a sibling directory that stays read-only, the network as asked. */
+    function sandboxed(network: boolean): { cwd: string; outside: string; sandbox: CoderV1Sandbox } {
+      const root = workspace();
+      const cwd = join(root, 'worktree');
+      const outside = join(root, 'outside');
+      mkdirSync(cwd);
+      mkdirSync(outside);
+      const sandbox: CoderV1Sandbox = {
+        kind: 'bubblewrap',
+        executable: probe.available ? probe.executable : '/usr/bin/bwrap',
+        mounts: [{ type: 'read-write', path: cwd }],
+        network,
+        environment: {},
+      };
+      return { cwd, outside, sandbox };
+    }
+
+    it('a test command that tries to escape writes only its worktree and reaches no host server offline', async () => {
+      const server = createServer((_request, response) => response.end('reached\n'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      try {
+        const { cwd, outside, sandbox } = sandboxed(false);
+        const result = await runGateCommand({
+          command: {
+            shell:
+              `echo built > out.txt; echo evil > '${join(outside, 'planted.txt')}'; ` +
+              `'${process.execPath}' -e "fetch('${url}').then(() => console.log('REACHED'), (e) => console.log('offline', e.cause?.code))"`,
+          },
+          cwd,
+          env,
+          timeoutMs: 15_000,
+          sandbox,
+        });
+        expect(result).toMatchObject({ outcome: 'exited', exitCode: 0 });
+        expect(result.output).toContain('Read-only file system');
+        expect(result.output).toMatch(/offline (ECONNREFUSED|ENETUNREACH)/);
+        expect(result.output).not.toContain('REACHED');
+        expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('built\n');
+        expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+
+    it('reports a command missing inside the sandbox as one that cannot start', async () => {
+      const { cwd, sandbox } = sandboxed(true);
+      const result = await runGateCommand({
+        command: { argv: ['/snodo/no-such-test-runner'] },
+        cwd,
+        env,
+        timeoutMs: 10_000,
+        sandbox,
+      });
+      expect(result).toMatchObject({
+        outcome: 'spawn-failed',
+        spawnError: 'command not found: /snodo/no-such-test-runner (inside the sandbox)',
+      });
+    });
+  },
+);

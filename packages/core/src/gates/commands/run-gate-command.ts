@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { runSupervisedProcess, type SupervisedProcessOutcome } from '@snodo/coder-sdk';
 import type { GateCommandRequest, GateCommandResult } from './gate-command-runner.js';
 
 /** Tuning of the default runner; the defaults suit test suites. */
@@ -34,104 +34,81 @@ class OutputTail {
   }
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    // NOTE: a negative pid signals the whole process group. Safe only because the child was spawned
-    // `detached` (its own group); on a non-detached child it would signal snodo's own group.
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already empty.
+/** The environment without unset entries: the supervisor takes exactly what it is given. */
+function definedEnvironment(env: GateCommandRequest['env']): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+/** Why a command never ran, in the words a gate verdict shows; `undefined` when it did run. */
+function startFailure(
+  file: string,
+  request: GateCommandRequest,
+  outcome: SupervisedProcessOutcome,
+): string | undefined {
+  const { spawnError, sandboxFailure } = outcome;
+  if (spawnError !== undefined) {
+    if (request.sandbox !== undefined && spawnError.file === request.sandbox.executable) {
+      return `the sandbox did not start (bubblewrap at ${spawnError.file}: ${spawnError.code ?? spawnError.message}); check \`snodo doctor\``;
+    }
+    return spawnError.code === 'ENOENT'
+      ? `command not found: ${file}`
+      : `could not start ${file}: ${spawnError.message}`;
   }
+  if (sandboxFailure === undefined) return undefined;
+  // NOTE: bubblewrap reports a command it cannot find inside the sandbox as its own failure (exit 1).
+  return /^bwrap: execvp .*: No such file or directory$/.test(sandboxFailure)
+    ? `command not found: ${file} (inside the sandbox)`
+    : `the sandbox could not start it: ${sandboxFailure}`;
 }
 
 /**
- * The default command runner: spawns the command in the worktree as the leader of its own process group
- * (`detached`), stdin closed, stdout and stderr drained into one capped tail. On timeout or abort it sends
- * SIGTERM to the group and SIGKILL after a grace period; when the leader exits, whatever it left behind
- * in its group (a forgotten dev server, a watcher) is killed too, so no gate leaves processes running.
+ * The default command runner, on the SDK's one process supervisor: the command runs in the worktree as the
+ * leader of its own process group, inside `request.sandbox` when core gives one (a gate runs code the coder
+ * wrote), stdin closed, stdout and stderr drained into one capped tail. On timeout or abort the group gets
+ * SIGTERM and SIGKILL after a grace period; when the leader exits, whatever it left behind (a forgotten dev
+ * server, a watcher, a `setsid` daemon carrying its tag) is killed too, so no gate leaves processes running.
  */
-export function runGateCommand(
+export async function runGateCommand(
   request: GateCommandRequest,
   options: RunGateCommandOptions = {},
 ): Promise<GateCommandResult> {
-  const cap = options.outputCapBytes ?? 64 * 1024;
-  const grace = options.killGraceMs ?? 2000;
   const [file, ...args] =
     'shell' in request.command ? ['sh', '-c', request.command.shell] : [...request.command.argv];
-  if (file === undefined) {
-    return Promise.resolve(failed('the command is empty'));
-  }
-  if (!existsSync(request.cwd)) {
-    return Promise.resolve(failed(`the working directory ${request.cwd} does not exist`));
-  }
+  if (file === undefined) return failed('the command is empty');
+  if (!existsSync(request.cwd)) return failed(`the working directory ${request.cwd} does not exist`);
   if (request.signal?.aborted) {
-    return Promise.resolve({
-      outcome: 'aborted',
-      exitCode: null,
-      signal: null,
-      output: '',
-      outputTruncated: false,
-    });
+    return { outcome: 'aborted', exitCode: null, signal: null, output: '', outputTruncated: false };
   }
-  return new Promise((resolve) => {
-    const tail = new OutputTail(cap);
-    let ending: 'timed-out' | 'aborted' | undefined;
-    let exit: { code: number | null; signal: string | null } | undefined;
-    const timers: NodeJS.Timeout[] = [];
-    const child = spawn(file, args, {
+  const tail = new OutputTail(options.outputCapBytes ?? 64 * 1024);
+  let outcome: SupervisedProcessOutcome;
+  try {
+    outcome = await runSupervisedProcess({
+      file,
+      args,
       cwd: request.cwd,
-      env: request.env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: definedEnvironment(request.env),
+      ...(request.sandbox === undefined ? {} : { sandbox: request.sandbox }),
+      timeoutMs: request.timeoutMs,
+      killGraceMs: options.killGraceMs ?? 2000,
+      ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+      onOutput: (_stream, chunk) => tail.push(chunk),
     });
-    const stop = (why: 'timed-out' | 'aborted') => {
-      if (ending !== undefined || exit !== undefined) return;
-      ending = why;
-      killGroup(child.pid, 'SIGTERM');
-      timers.push(setTimeout(() => killGroup(child.pid, 'SIGKILL'), grace));
-    };
-    const onAbort = () => stop('aborted');
-    let settled = false;
-    const finish = (result: GateCommandResult) => {
-      if (settled) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
-      resolve(result);
-    };
-    timers.push(setTimeout(() => stop('timed-out'), request.timeoutMs));
-    request.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      if (child.pid !== undefined) return; // an error after start (e.g. kill failed) changes nothing
-      const reason =
-        error.code === 'ENOENT' ? `command not found: ${file}` : `could not start ${file}: ${error.message}`;
-      finish(failed(reason));
-    });
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      // Sweep the rest of the group so descendants cannot hold the pipes open (and never outlive the gate).
-      killGroup(child.pid, 'SIGKILL');
-      // NOTE: a descendant that called setsid left the group and may still hold the pipes; do not wait forever.
-      timers.push(
-        setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-        }, 2000),
-      );
-    });
-    child.on('close', () => {
-      finish({
-        outcome: ending ?? 'exited',
-        exitCode: exit?.code ?? null,
-        signal: exit?.signal ?? null,
-        output: tail.text(),
-        outputTruncated: tail.truncated,
-      });
-    });
-  });
+  } catch (error) {
+    // A sandbox that cannot be set up (SANDBOX_INVALID): the gate cannot run, and says why.
+    return failed(error instanceof Error ? error.message : String(error));
+  }
+  const notStarted = startFailure(file, request, outcome);
+  if (notStarted !== undefined) return failed(notStarted);
+  return {
+    outcome:
+      outcome.stoppedBy === 'wall-clock' ? 'timed-out' : outcome.stoppedBy === 'abort' ? 'aborted' : 'exited',
+    exitCode: outcome.exitCode ?? null,
+    signal: outcome.signal ?? null,
+    output: tail.text(),
+    outputTruncated: tail.truncated,
+  };
 }
 
 function failed(spawnError: string): GateCommandResult {
