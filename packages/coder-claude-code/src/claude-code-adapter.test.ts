@@ -53,7 +53,7 @@ describe('the Claude Code coder with a stand-in claude', () => {
     const result = await createClaudeCodeCoder().doRun(request);
 
     const record = cli.readRecord();
-    const configDirectory = path.join(run.jobDirectory, 'claude-code-home');
+    const configDirectory = path.join(run.stateDirectory, 'claude-code-home');
     expect(record?.env).toMatchObject({
       CLAUDE_CONFIG_DIR: configDirectory,
       DISABLE_AUTOUPDATER: '1',

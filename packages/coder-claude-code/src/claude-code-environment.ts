@@ -1,15 +1,18 @@
 import path from 'node:path';
-import type { CoderV1Request } from '@snodo/coder-sdk';
+import { type CoderV1Request, coderStateDirectory } from '@snodo/coder-sdk';
 import type { ClaudeCodeRunConfig } from './claude-code-settings.js';
 
 /**
- * Claude Code's private configuration directory for a job: next to the job's transcript
- * (`.snodo/jobs/<id>/claude-code-home`), never in the worktree. It holds Claude Code's settings, its own
- * session log and plugin state, so the user's `~/.claude` (settings, hooks, MCP servers, `CLAUDE.md`) never
- * reaches a snodo run, and the session stays inspectable with the job.
+ * Claude Code's private configuration directory for a job: `claude-code-home` in the job's coder state
+ * directory (`.snodo/jobs/<id>/coder/claude-code-home`, writable inside the sandbox), never in the worktree
+ * or `/tmp`. It holds Claude Code's settings, its own session log and plugin state, so the user's
+ * `~/.claude` (settings, hooks, MCP servers, `CLAUDE.md`) never reaches a snodo run, and the session stays
+ * inspectable with the job.
  */
-export function claudeCodeConfigDirectory(request: Pick<CoderV1Request, 'transcriptPath'>): string {
-  return path.join(path.dirname(request.transcriptPath), 'claude-code-home');
+export function claudeCodeConfigDirectory(
+  request: Pick<CoderV1Request, 'transcriptPath' | 'stateDirectory'>,
+): string {
+  return path.join(coderStateDirectory(request), 'claude-code-home');
 }
 
 /**
@@ -20,7 +23,7 @@ export function claudeCodeConfigDirectory(request: Pick<CoderV1Request, 'transcr
  * when core gives one.
  */
 export function buildClaudeCodeEnvironment(
-  request: Pick<CoderV1Request, 'transcriptPath' | 'homeDirectory'>,
+  request: Pick<CoderV1Request, 'transcriptPath' | 'stateDirectory' | 'homeDirectory'>,
   config: ClaudeCodeRunConfig,
 ): Record<string, string> {
   return {

@@ -51,7 +51,7 @@ describe('the Codex coder with a stand-in codex', () => {
     const result = await createCodexCoder().doRun(request);
 
     const record = cli.readRecord();
-    const codexHome = path.join(run.jobDirectory, 'codex-home');
+    const codexHome = path.join(run.stateDirectory, 'codex-home');
     expect(record?.env).toMatchObject({
       CODEX_HOME: codexHome,
       CODEX_API_KEY: key.OPENAI_API_KEY,
@@ -100,7 +100,7 @@ describe('the Codex coder with a stand-in codex', () => {
     await createCodexCoder().doRun(
       run.request({ credentials: key, overrides: { coderConfig: { base_url: 'http://127.0.0.1:9/v1' } } }),
     );
-    const toml = readFileSync(path.join(run.jobDirectory, 'codex-home', 'config.toml'), 'utf8');
+    const toml = readFileSync(path.join(run.stateDirectory, 'codex-home', 'config.toml'), 'utf8');
     expect(toml).toContain('model_provider = "snodo"');
     expect(toml).toContain('[model_providers.snodo]');
     expect(toml).toContain('base_url = "http://127.0.0.1:9/v1"');
@@ -115,7 +115,7 @@ describe('the Codex coder with a stand-in codex', () => {
     );
     await expect(running).rejects.toMatchObject({ code: 'CODER_CONFIG_INVALID', setting: 'base_url' });
     expect(cli.readRecord()).toBeUndefined();
-    expect(existsSync(path.join(run.jobDirectory, 'codex-home'))).toBe(false);
+    expect(existsSync(path.join(run.stateDirectory, 'codex-home'))).toBe(false);
   });
 
   it('fails with the turn.failed message, which Codex prints on stdout, not stderr', async () => {

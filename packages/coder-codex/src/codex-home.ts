@@ -1,19 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CoderV1Request } from '@snodo/coder-sdk';
+import { type CoderV1Request, coderStateDirectory } from '@snodo/coder-sdk';
 import type { CodexRunConfig } from './codex-settings.js';
 
 /** The name of the custom model provider snodo declares when `base_url` is configured. */
 export const CODEX_PROVIDER_NAME = 'snodo';
 
 /**
- * Codex's private home (`CODEX_HOME`) for a job: next to the job's transcript
- * (`.snodo/jobs/<id>/codex-home`), never in the worktree. The user's `~/.codex` (config, profiles, MCP
- * servers, global `AGENTS.md`, trusted projects) never reaches a snodo run, and Codex's own session log
- * stays with the job.
+ * Codex's private home (`CODEX_HOME`) for a job: `codex-home` in the job's coder state directory
+ * (`.snodo/jobs/<id>/coder/codex-home`, writable inside the sandbox), never in the worktree or `/tmp`. The
+ * user's `~/.codex` (config, profiles, MCP servers, global `AGENTS.md`, trusted projects) never reaches a
+ * snodo run, and Codex's own session log stays with the job.
  */
-export function codexHomeDirectory(request: Pick<CoderV1Request, 'transcriptPath'>): string {
-  return path.join(path.dirname(request.transcriptPath), 'codex-home');
+export function codexHomeDirectory(
+  request: Pick<CoderV1Request, 'transcriptPath' | 'stateDirectory'>,
+): string {
+  return path.join(coderStateDirectory(request), 'codex-home');
 }
 
 /**
@@ -26,7 +28,7 @@ export function codexHomeDirectory(request: Pick<CoderV1Request, 'transcriptPath
  * as `OPENAI_API_KEY` is passed on under both names.
  */
 export function buildCodexEnvironment(
-  request: Pick<CoderV1Request, 'transcriptPath' | 'homeDirectory' | 'env'>,
+  request: Pick<CoderV1Request, 'transcriptPath' | 'stateDirectory' | 'homeDirectory' | 'env'>,
 ): Record<string, string> {
   const key = nonEmpty(request.env.CODEX_API_KEY) ?? nonEmpty(request.env.OPENAI_API_KEY);
   return {
@@ -72,7 +74,7 @@ export function codexConfigToml(config: CodexRunConfig): string {
  * is skipped in a directory that has an `AGENTS.md`.
  */
 export function prepareCodexHome(
-  request: Pick<CoderV1Request, 'transcriptPath' | 'instructions'>,
+  request: Pick<CoderV1Request, 'transcriptPath' | 'stateDirectory' | 'instructions'>,
   config: CodexRunConfig,
 ): string {
   const home = codexHomeDirectory(request);

@@ -59,9 +59,10 @@ describe('Gemini CLI coder', () => {
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
       GEMINI_SANDBOX: 'false',
     });
+    // The private home lives in the job's state directory (writable inside the sandbox), kept with the job.
     const home = record.env.GEMINI_CLI_HOME ?? '';
-    expect(path.isAbsolute(home) && !home.startsWith(workspace.workspace)).toBe(true);
-    expect(existsSync(home)).toBe(false);
+    expect(home).toBe(path.join(workspace.stateDirectory, 'gemini-cli-home'));
+    expect(existsSync(path.join(home, '.gemini', 'settings.json'))).toBe(true);
     expect(record.settings).toEqual({
       security: { auth: { selectedType: 'gemini-api-key' } },
       context: { fileName: ['.snodo-instructions.md', 'GEMINI.md'] },

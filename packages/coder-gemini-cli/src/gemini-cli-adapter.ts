@@ -7,6 +7,7 @@ import {
   type CoderV1AvailabilityOptions,
   type CoderV1Credentials,
   type CoderV1Request,
+  coderStateDirectory,
   type InPlaceExecution,
   type InPlaceExecutionContext,
   SubprocessCoderAdapter,
@@ -32,10 +33,12 @@ interface GeminiCliRun {
 }
 
 /**
- * Gemini CLI (`gemini -p`) as an in-place snodo coder. Per run it makes a private `GEMINI_CLI_HOME` with
- * snodo's settings (API-key auth, snodo's instructions file as a context file, no auto-update, no
- * telemetry, no container sandbox), runs `gemini --output-format stream-json --approval-mode yolo` in the
- * worktree, reads usage and the session id from the `result` event, and removes the home afterwards.
+ * Gemini CLI (`gemini -p`) as an in-place snodo coder. Per job it makes a private `GEMINI_CLI_HOME` in the
+ * job's coder state directory (`.snodo/jobs/<id>/coder/gemini-cli-home`, writable inside snodo's sandbox,
+ * kept with the job like its transcript) with snodo's settings (API-key auth, snodo's instructions file as
+ * a context file, no auto-update, no telemetry, no container sandbox of its own), runs
+ * `gemini --output-format stream-json --approval-mode yolo` in the worktree, and reads usage and the
+ * session id from the `result` event.
  */
 export class GeminiCliCoder extends SubprocessCoderAdapter {
   readonly id = 'gemini-cli';
@@ -132,19 +135,13 @@ export class GeminiCliCoder extends SubprocessCoderAdapter {
     context: InPlaceExecutionContext<SubprocessPreparation>,
   ): Promise<InPlaceExecution> {
     const config = readGeminiCliConfig(this.id, request.coderConfig);
-    // NOTE: outside the worktree and cleaned afterwards; Gemini CLI writes chats and logs into its home.
-    const homeDirectory = await mkdtemp(path.join(os.tmpdir(), 'snodo-gemini-cli-'));
-    try {
-      await prepareGeminiCliHome({
-        directory: homeDirectory,
-        instructionsFileName: this.instructionsFileName,
-      });
-      const run = { ...request, env: withoutInheritedGeminiVariables(request.env) };
-      this.runs.set(run, { homeDirectory, baseUrl: config.baseUrl });
-      return await super.execute(run, context);
-    } finally {
-      await rm(homeDirectory, { recursive: true, force: true });
-    }
+    // NOTE: never os.tmpdir(): inside the sandbox /tmp is private, so a host temporary directory would be
+    // invisible to Gemini CLI. Its chats and logs stay with the job for inspection.
+    const homeDirectory = path.join(coderStateDirectory(request), 'gemini-cli-home');
+    await prepareGeminiCliHome({ directory: homeDirectory, instructionsFileName: this.instructionsFileName });
+    const run = { ...request, env: withoutInheritedGeminiVariables(request.env) };
+    this.runs.set(run, { homeDirectory, baseUrl: config.baseUrl });
+    return super.execute(run, context);
   }
 }
 

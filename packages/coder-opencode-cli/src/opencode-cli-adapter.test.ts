@@ -60,10 +60,11 @@ describe('OpenCode CLI coder', () => {
       OPENCODE_DISABLE_MODELS_FETCH: 'true',
       OPENCODE_DISABLE_CLAUDE_CODE: 'true',
     });
+    // The private XDG directories live in the job's state directory (writable inside the sandbox).
     const data = record.env.XDG_DATA_HOME ?? '';
     expect(record.xdgDataExisted).toBe(true);
-    expect(data.startsWith(workspace.workspace)).toBe(false);
-    expect(existsSync(data)).toBe(false);
+    expect(data).toBe(path.join(workspace.stateDirectory, 'opencode-cli', 'data'));
+    expect(existsSync(data)).toBe(true);
     expect(record.config).toEqual({
       $schema: 'https://opencode.ai/config.json',
       permission: { edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'deny' },

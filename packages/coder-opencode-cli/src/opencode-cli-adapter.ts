@@ -7,6 +7,7 @@ import {
   type CoderV1AvailabilityOptions,
   type CoderV1Credentials,
   type CoderV1Request,
+  coderStateDirectory,
   findExecutable,
   type InPlaceExecution,
   type InPlaceExecutionContext,
@@ -42,9 +43,10 @@ function modelId(model: string | undefined): string | undefined {
 /**
  * OpenCode (`opencode run`) as an in-place snodo coder. Per run it builds OpenCode's configuration
  * (permissions, snodo's instructions file, no auto-update or sharing, an endpoint from
- * `coder_config.base_url`), gives it private XDG directories unless `hermetic: false`, runs
- * `opencode run --format json` in the worktree, sums tokens and cost over the `step_finish` events as they
- * arrive, and removes the private directories afterwards.
+ * `coder_config.base_url`), gives it private XDG directories unless `hermetic: false` (in the job's coder
+ * state directory, `.snodo/jobs/<id>/coder/opencode-cli/`, writable inside snodo's sandbox and kept with
+ * the job), runs `opencode run --format json` in the worktree, and sums tokens and cost over the
+ * `step_finish` events as they arrive.
  */
 export class OpencodeCliCoder extends SubprocessCoderAdapter {
   readonly id = 'opencode-cli';
@@ -159,45 +161,42 @@ export class OpencodeCliCoder extends SubprocessCoderAdapter {
     const config = readOpencodeCliConfig(this.id, request.coderConfig);
     const model = stripModelPrefix(request.model, this.modelPrefix);
     const accumulator = new OpencodeRunAccumulator(modelId(model));
-    // NOTE: outside the worktree and cleaned afterwards; OpenCode keeps a SQLite database, logs and
-    // caches in its data directories.
-    const privateDirectory = await mkdtemp(path.join(os.tmpdir(), 'snodo-opencode-cli-'));
-    try {
-      if (config.hermetic) await prepareOpencodeCliDirectories(privateDirectory);
-      this.warnWithoutRipgrep(request);
-      const runConfig = opencodeCliRunConfig({
-        workspace: request.workspace,
-        instructionsFileName: this.instructionsFileName,
-        model,
-        config,
-      });
-      const run: CoderV1Request = {
-        ...request,
-        env: withoutInheritedOpencodeVariables(request.env, this.credentials.envVars),
-        // Sums every step as its event arrives and reports usage so far; the SDK's stdout tail may have
-        // lost the early steps of a long run by the end.
-        emit: (event) => {
-          request.emit(event);
-          if (event.type !== 'coder-output' || event.stream !== 'stdout') return;
-          for (const step of accumulator.pushText(event.text)) {
-            if (step.type === 'step_finish') {
-              const usage = accumulator.summary().usage;
-              if (usage !== undefined) request.emit({ type: 'usage', usage });
-            }
+    // NOTE: never os.tmpdir(): inside the sandbox /tmp is private, so a host temporary directory would be
+    // invisible to OpenCode. Its SQLite database, logs and caches stay with the job (a fix round reuses
+    // the caches).
+    const privateDirectory = path.join(coderStateDirectory(request), 'opencode-cli');
+    if (config.hermetic) await prepareOpencodeCliDirectories(privateDirectory);
+    this.warnWithoutRipgrep(request);
+    const runConfig = opencodeCliRunConfig({
+      workspace: request.workspace,
+      instructionsFileName: this.instructionsFileName,
+      model,
+      config,
+    });
+    const run: CoderV1Request = {
+      ...request,
+      env: withoutInheritedOpencodeVariables(request.env, this.credentials.envVars),
+      // Sums every step as its event arrives and reports usage so far; the SDK's stdout tail may have
+      // lost the early steps of a long run by the end.
+      emit: (event) => {
+        request.emit(event);
+        if (event.type !== 'coder-output' || event.stream !== 'stdout') return;
+        for (const step of accumulator.pushText(event.text)) {
+          if (step.type === 'step_finish') {
+            const usage = accumulator.summary().usage;
+            if (usage !== undefined) request.emit({ type: 'usage', usage });
           }
-        },
-      };
-      this.runs.set(run, opencodeCliEnvironment({ privateDirectory, config, runConfig }));
-      const execution = await super.execute(run, context);
-      const summary = accumulator.summary();
-      return {
-        ...execution,
-        usage: summary.usage ?? execution.usage ?? null,
-        sessionId: summary.sessionId ?? execution.sessionId,
-      };
-    } finally {
-      await rm(privateDirectory, { recursive: true, force: true });
-    }
+        }
+      },
+    };
+    this.runs.set(run, opencodeCliEnvironment({ privateDirectory, config, runConfig }));
+    const execution = await super.execute(run, context);
+    const summary = accumulator.summary();
+    return {
+      ...execution,
+      usage: summary.usage ?? execution.usage ?? null,
+      sessionId: summary.sessionId ?? execution.sessionId,
+    };
   }
 
   /**

@@ -18,6 +18,8 @@ export interface TemporaryRun {
   readonly binDirectory: string;
   readonly jobDirectory: string;
   readonly transcriptPath: string;
+  /** The job's coder state directory (`.snodo/jobs/j_test1/coder`), `request.stateDirectory`; not created. */
+  readonly stateDirectory: string;
   readonly events: CoderV1Event[];
   /** Runs git in `cwd` (default: the worktree) and returns stdout. */
   git(args: readonly string[], cwd?: string): string;
@@ -73,6 +75,7 @@ export function createTemporaryRun(): TemporaryRun {
   const jobDirectory = path.join(main, '.snodo', 'jobs', 'j_test1');
   mkdirSync(jobDirectory, { recursive: true });
   const transcriptPath = path.join(jobDirectory, 'transcript.log');
+  const stateDirectory = path.join(jobDirectory, 'coder');
   const events: CoderV1Event[] = [];
   const controller = new AbortController();
   return {
@@ -83,6 +86,7 @@ export function createTemporaryRun(): TemporaryRun {
     binDirectory,
     jobDirectory,
     transcriptPath,
+    stateDirectory,
     events,
     git,
     request({ credentials, parentEnv = process.env, overrides = {} }) {
@@ -104,6 +108,7 @@ export function createTemporaryRun(): TemporaryRun {
         instructions: '# Instructions from snodo\n\ninstructions-marker-7f3a\n',
         instructionsPath: path.join(jobDirectory, 'instructions.md'),
         transcriptPath,
+        stateDirectory,
         homeDirectory: home,
         coderConfig: {},
         emit: (event) => events.push(event),

@@ -19,6 +19,8 @@ export interface TestWorkspace {
   readonly home: string;
   /** Where the transcript goes. */
   readonly transcriptPath: string;
+  /** The job's coder state directory (`request.stateDirectory`), beside the transcript; not created. */
+  readonly stateDirectory: string;
   /** Events the adapter emitted through `request.emit`. */
   readonly events: CoderV1Event[];
   /** Runs git in the repository and returns stdout. */
@@ -73,12 +75,14 @@ export function createTestWorkspace(): TestWorkspace {
   const controller = new AbortController();
   const events: CoderV1Event[] = [];
   const transcriptPath = path.join(jobDirectory, 'transcript.log');
+  const stateDirectory = path.join(jobDirectory, 'coder');
   return {
     root,
     workspace,
     binDirectory,
     home,
     transcriptPath,
+    stateDirectory,
     events,
     git,
     writeExecutable(name, source) {
@@ -102,6 +106,7 @@ export function createTestWorkspace(): TestWorkspace {
         instructions: 'Follow the house rules. SNODO-TEST-INSTRUCTIONS\n',
         instructionsPath: path.join(jobDirectory, 'instructions.md'),
         transcriptPath,
+        stateDirectory,
         coderConfig: {},
         emit: (event) => events.push(event),
         ...rest,
