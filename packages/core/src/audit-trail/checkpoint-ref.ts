@@ -1,4 +1,11 @@
-import { canonicalJson, formatCheckpointTrailer, type SignedCheckpoint } from '@snodo/audit';
+import {
+  CHECKPOINT_TRAILER_KEY,
+  canonicalJson,
+  formatCheckpointTrailer,
+  parseCheckpoint,
+  parseCheckpointTrailer,
+  type SignedCheckpoint,
+} from '@snodo/audit';
 import { fallbackIdentity, git, identityEnvironment } from '../git/index.js';
 import { AUDIT_CHECKPOINT_REF } from './audit-paths.js';
 
@@ -48,27 +55,71 @@ export async function appendCheckpointToRef(
   }
 }
 
-/** Every checkpoint recorded in `refs/snodo/audit`, oldest first (empty when the ref does not exist). */
-export async function readCheckpointsFromRef(repositoryRoot: string): Promise<SignedCheckpoint[]> {
-  const log = await git(['log', '--format=%H', AUDIT_CHECKPOINT_REF, '--'], {
+/** One commit of a checkpoint ref and the checkpoint its message carries (or why it carries none). */
+export interface RefCheckpointCommit {
+  readonly commit: string;
+  readonly checkpoint?: SignedCheckpoint;
+  readonly problem?: string;
+}
+
+/**
+ * The commits `revisions` names (`refs/snodo/audit`, `<old>..<new>`), oldest first, each with the
+ * checkpoint in its message trailer: one `git log`, however long the chain. Empty when nothing resolves.
+ */
+export async function readRefCheckpointCommits(
+  repositoryRoot: string,
+  revisions: readonly string[],
+): Promise<RefCheckpointCommit[]> {
+  const log = await git(
+    ['log', '--reverse', '--format=%H%x00%B%x1e', '--end-of-options', ...revisions, '--'],
+    {
+      cwd: repositoryRoot,
+      allowFailure: true,
+      readOnly: true,
+    },
+  );
+  if (log.exitCode !== 0) return [];
+  const commits: RefCheckpointCommit[] = [];
+  for (const record of log.stdout.split('\x1e')) {
+    const [commit, message = ''] = record.replace(/^\n/, '').split('\0');
+    if (commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) continue;
+    const line = message.split('\n').find((text) => text.startsWith(`${CHECKPOINT_TRAILER_KEY}:`));
+    if (line === undefined) {
+      commits.push({ commit, problem: 'its message carries no checkpoint' });
+      continue;
+    }
+    try {
+      commits.push({ commit, checkpoint: parseCheckpointTrailer(line) });
+    } catch (error) {
+      commits.push({ commit, problem: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return commits;
+}
+
+/** Every checkpoint recorded in `ref` (default `refs/snodo/audit`), oldest first; empty when it does not exist. */
+export async function readCheckpointsFromRef(
+  repositoryRoot: string,
+  ref: string = AUDIT_CHECKPOINT_REF,
+): Promise<SignedCheckpoint[]> {
+  const commits = await readRefCheckpointCommits(repositoryRoot, [ref]);
+  return commits.flatMap((entry) => (entry.checkpoint === undefined ? [] : [entry.checkpoint]));
+}
+
+/**
+ * The newest checkpoint of `refs/snodo/audit`: one `git show` of its `checkpoint.json`, cheap enough for
+ * every `snodo run`. `undefined` when the ref does not exist or its tip holds no readable checkpoint.
+ */
+export async function newestRefCheckpoint(repositoryRoot: string): Promise<SignedCheckpoint | undefined> {
+  const shown = await git(['show', `${AUDIT_CHECKPOINT_REF}:checkpoint.json`], {
     cwd: repositoryRoot,
     allowFailure: true,
     readOnly: true,
   });
-  if (log.exitCode !== 0) return [];
-  const checkpoints: SignedCheckpoint[] = [];
-  for (const commit of log.stdout.split('\n').filter(Boolean).reverse()) {
-    const shown = await git(['show', `${commit}:checkpoint.json`], {
-      cwd: repositoryRoot,
-      allowFailure: true,
-      readOnly: true,
-    });
-    if (shown.exitCode !== 0) continue;
-    try {
-      checkpoints.push(JSON.parse(shown.stdout) as SignedCheckpoint);
-    } catch {
-      // A damaged checkpoint commit is reported by verification through the missing anchor, not here.
-    }
+  if (shown.exitCode !== 0) return undefined;
+  try {
+    return parseCheckpoint(shown.stdout.trim(), `${AUDIT_CHECKPOINT_REF}:checkpoint.json`);
+  } catch {
+    return undefined;
   }
-  return checkpoints;
 }

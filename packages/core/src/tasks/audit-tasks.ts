@@ -1,126 +1,69 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type AuditEvent,
-  type AuditVerifyResult,
-  CHECKPOINT_TRAILER_KEY,
   type DsseEnvelope,
   exportAttestation,
-  keyIdOf,
-  loadPublicKey,
   loadSigningKey,
-  PUBLIC_KEY_FILE,
-  parseCheckpointTrailer,
   readAuditEvents,
-  readCheckpoints,
+  readLogGenesis,
   SIGNING_KEY_FILE,
-  type SignedCheckpoint,
-  verifyAuditLog,
 } from '@snodo/audit';
 import {
+  type AuditResetResult,
   auditLogPath,
-  checkpointStorePath,
-  readCheckpointsFromRef,
+  inspectRepositoryAudit,
+  type RepositoryAuditVerification,
+  resetAuditTrail,
   signingKeyDirectory,
 } from '../audit-trail/index.js';
-import { git } from '../git/index.js';
 import { readJobState } from '../jobs/index.js';
+import { SNODO_VERSION } from '../version.js';
 import { JobActionRefusedError } from './job-action-refused-error.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 
-/** Where checkpoints were found and how many, for `snodo audit verify`. */
-export interface CheckpointSources {
-  readonly store: number;
-  readonly ref: number;
-  readonly trailers: number;
-  /** Checkpoints signed by another key than this machine's, so not checked here. */
-  readonly foreignKey: number;
-}
-
-/** The verification of a repository's audit log against every anchor snodo keeps. */
-export interface RepositoryAuditVerification {
-  readonly logPath: string;
-  readonly result: AuditVerifyResult;
-  readonly checkpoints: CheckpointSources;
-  /** What this verification could not check, said plainly. */
-  readonly notChecked: readonly string[];
-}
+export type { CheckpointSources, RepositoryAuditVerification } from '../audit-trail/index.js';
 
 function logIdOf(logPath: string): string | undefined {
-  try {
-    const firstLine = readFileSync(logPath, 'utf8').split('\n', 1)[0] ?? '';
-    return (JSON.parse(firstLine) as { data?: { log_id?: string } }).data?.log_id;
-  } catch {
-    return undefined;
-  }
-}
-
-async function trailerCheckpoints(repositoryRoot: string): Promise<SignedCheckpoint[]> {
-  const log = await git(['log', '--all', `--grep=${CHECKPOINT_TRAILER_KEY}:`, '--format=%B%x00'], {
-    cwd: repositoryRoot,
-    allowFailure: true,
-    readOnly: true,
-  });
-  const found: SignedCheckpoint[] = [];
-  for (const line of log.stdout.split('\n')) {
-    if (!line.startsWith(`${CHECKPOINT_TRAILER_KEY}:`)) continue;
-    try {
-      found.push(parseCheckpointTrailer(line.replace(/\0/g, '')));
-    } catch {
-      // A malformed trailer is not an anchor; the others still are.
-    }
-  }
-  return found;
+  return readLogGenesis(logPath)?.logId;
 }
 
 /**
  * `snodo audit verify`: recomputes the whole chain of `.snodo/audit.log` and checks it against every
- * signed checkpoint snodo can find — the store in `$SNODO_HOME/checkpoints/`, `refs/snodo/audit`, and the
- * trailers of merge commits — so a cut-off tail or a rewrite of anchored events fails.
+ * anchor snodo keeps — this repository's checkpoint stores in `$SNODO_HOME/checkpoints/`,
+ * `refs/snodo/audit`, the trailers of merge commits on all refs and, with `audit.remote`, the remote's
+ * copy of the ref — so a cut-off tail, a rewrite, a replaced log (`E_LOG_REPLACED`) or a deleted one
+ * (`E_LOG_MISSING`) fails.
  */
 export async function verifyRepositoryAudit(
   options: TaskCommandOptions,
 ): Promise<RepositoryAuditVerification> {
   const scope = await openTaskScope(options);
-  const logPath = auditLogPath(scope.repositoryRoot);
-  const notChecked: string[] = ['remote copies of the repository (push refs/snodo/audit to keep one)'];
-  const publicKeyPath = join(signingKeyDirectory(scope.snodoHome), PUBLIC_KEY_FILE);
-  const logId = existsSync(logPath) ? logIdOf(logPath) : undefined;
-  const fromStore = logId ? readCheckpoints(checkpointStorePath(scope.snodoHome, logId)) : [];
-  const fromRef = await readCheckpointsFromRef(scope.repositoryRoot);
-  const fromTrailers = await trailerCheckpoints(scope.repositoryRoot);
-  let checkpoints = [...fromStore, ...fromRef, ...fromTrailers].filter(
-    (checkpoint) => checkpoint.log_id === logId,
-  );
-  let foreignKey = 0;
-  let publicKey: ReturnType<typeof loadPublicKey> | undefined;
-  if (existsSync(publicKeyPath)) {
-    publicKey = loadPublicKey(publicKeyPath);
-    const ownKeyId = keyIdOf(publicKey);
-    const own = checkpoints.filter((checkpoint) => checkpoint.key_id === ownKeyId);
-    foreignKey = checkpoints.length - own.length;
-    checkpoints = own;
-    if (foreignKey > 0) notChecked.push(`${foreignKey} checkpoint(s) signed by another snodo key`);
-  } else {
-    notChecked.push(`checkpoint signatures: no public key at ${publicKeyPath}`);
-    checkpoints = [];
-  }
-  const unique = new Map(
-    checkpoints.map((checkpoint) => [
-      `${checkpoint.size}:${checkpoint.head_hash}:${checkpoint.sig}`,
-      checkpoint,
-    ]),
-  );
-  const result = await verifyAuditLog(logPath, {
-    checkpoints: [...unique.values()],
-    ...(publicKey ? { publicKey } : {}),
+  const { verification } = await inspectRepositoryAudit({
+    repositoryRoot: scope.repositoryRoot,
+    gitCommonDirectory: scope.gitCommonDirectory,
+    snodoHome: scope.snodoHome,
+    remote: scope.config.audit?.remote,
   });
-  return {
-    logPath,
-    result,
-    checkpoints: { store: fromStore.length, ref: fromRef.length, trailers: fromTrailers.length, foreignKey },
-    notChecked,
-  };
+  return verification;
+}
+
+/**
+ * `snodo audit reset --reason <text>`: keeps the current log as `.snodo/audit.<id>.log` and starts a new
+ * one whose signed genesis names the old head, the reason and who reset; see `resetAuditTrail`.
+ */
+export async function resetRepositoryAudit(
+  options: TaskCommandOptions & { reason: string },
+): Promise<AuditResetResult> {
+  const scope = await openTaskScope(options);
+  return resetAuditTrail({
+    repositoryRoot: scope.repositoryRoot,
+    gitCommonDirectory: scope.gitCommonDirectory,
+    snodoHome: scope.snodoHome,
+    actor: scope.actor,
+    reason: options.reason,
+    createdBy: `snodo@${SNODO_VERSION}`,
+    remote: scope.config.audit?.remote,
+  });
 }
 
 /** `snodo audit show`: the events of the log (verified as they are read), optionally of one job. */
