@@ -113,10 +113,11 @@ function checkNewCheckpoint(
   return undefined;
 }
 
-/** A store file to write back: the snapshot's bytes, then the valid lines found after them. */
+/** A store file to write back (the snapshot's bytes, then the valid lines found after them) or remove. */
 export interface StoreRepair {
   readonly path: string;
-  readonly bytes: Buffer;
+  /** `undefined`: the file did not exist and holds nothing valid, so it is removed. */
+  readonly bytes: Buffer | undefined;
 }
 
 function checkStoreFiles(
@@ -173,7 +174,8 @@ function checkStoreFiles(
       }
     });
     if (!kept || valid.length !== lines.length) {
-      repairs.push({ path, bytes: Buffer.concat([before, Buffer.from(valid.join(''), 'utf8')]) });
+      const bytes = Buffer.concat([before, Buffer.from(valid.join(''), 'utf8')]);
+      repairs.push({ path, bytes: bytes.length === 0 && !snapshot.storeFiles.has(path) ? undefined : bytes });
     }
   }
   return repairs;
