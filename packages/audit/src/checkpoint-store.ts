@@ -45,14 +45,21 @@ export function readCheckpoints(storePath: string): SignedCheckpoint[] {
   lines.pop();
   const checkpoints: SignedCheckpoint[] = [];
   lines.forEach((line, index) => {
-    const source = `${storePath}:${index + 1}`;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      parsed = undefined;
-    }
-    checkpoints.push(parseCheckpointObject(parsed, source));
+    checkpoints.push(parseCheckpoint(line, `${storePath}:${index + 1}`));
   });
   return checkpoints;
+}
+
+/**
+ * Reads one checkpoint from its JSON text (a store line, a `checkpoint.json` blob). Checks the fields, not
+ * the signature; throws `AuditCheckpointError` naming `source` for anything else.
+ */
+export function parseCheckpoint(text: string, source: string): SignedCheckpoint {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return parseCheckpointObject(parsed, source);
 }

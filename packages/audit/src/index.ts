@@ -37,7 +37,7 @@ export {
   type SignedCheckpoint,
   signCheckpoint,
 } from './checkpoint.js';
-export { appendCheckpoint, readCheckpoints } from './checkpoint-store.js';
+export { appendCheckpoint, parseCheckpoint, readCheckpoints } from './checkpoint-store.js';
 export {
   CHECKPOINT_TRAILER_KEY,
   formatCheckpointTrailer,
