@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   CODER_ENVIRONMENT_ALLOW_LIST,
   CoderNotInstalledError,
+  CoderUnavailableError,
   type CoderV1Availability,
   type CoderV1AvailabilityOptions,
   type CoderV1Credentials,
   type CoderV1Request,
+  coderStateDirectory,
   findExecutable,
+  findHidingMount,
   InPlaceCoderAdapter,
   type InPlaceCoderAdapterSettings,
   type InPlaceExecution,
   type InPlaceExecutionContext,
   isVersionInRange,
+  probeExecutableVersion,
   runGit,
   stripModelPrefix,
 } from '@snodo/coder-sdk';
@@ -27,7 +29,6 @@ import { buildServerEnvironment } from './opencode-server-environment.js';
 import { OpencodeServerVersionError } from './opencode-server-version-error.js';
 import { OpencodeSessionRun } from './opencode-session-run.js';
 import { OpencodeTranscript, type TranscriptSecret } from './opencode-transcript.js';
-import { probeVersion } from './probe-version.js';
 import { startDockerRuntime } from './runtime-docker.js';
 import { startHostRuntime } from './runtime-host.js';
 import { urlServerCredentials, useUrlRuntime } from './runtime-url.js';
@@ -72,6 +73,11 @@ export interface OpencodePreparation {
  * session in the task worktree. The runtime brings the server: `host` starts one per attempt, `docker` one
  * container per attempt, `url` uses the user's. The flow is `OpencodeSessionRun`; the SDK's
  * `InPlaceCoderAdapter` guards `.snodo/` and git metadata and makes the attempt's one commit.
+ *
+ * Containment (`supportsSandbox`): the host runtime starts the server through the SDK's supervisor inside
+ * `request.sandbox` (network shared, so snodo reaches it on 127.0.0.1), so the agent's tools run there too.
+ * The docker runtime is contained by its own container (only the docker CLI, a client, runs on the host),
+ * and the url runtime runs nothing on this machine; for both the sandbox has nothing to wrap.
  */
 export class OpencodeCoder extends InPlaceCoderAdapter<OpencodePreparation> {
   readonly id = 'opencode';
@@ -91,6 +97,8 @@ export class OpencodeCoder extends InPlaceCoderAdapter<OpencodePreparation> {
   override readonly supportsUsage = true;
   override readonly supportsAbort = true;
   override readonly supportsStreamingEvents = true;
+  /** See the class comment: host servers run in the sandbox; docker and url run nothing here to wrap. */
+  override readonly supportsSandbox = true;
 
   declare protected readonly settings: OpencodeCoderSettings;
 
@@ -150,7 +158,16 @@ export class OpencodeCoder extends InPlaceCoderAdapter<OpencodePreparation> {
           : { reason: `the configured binary ${wanted} is not an executable file` }),
       });
     }
-    const { version } = await probeVersion(binaryPath, ['--version'], request.env, 10_000);
+    const hiding = request.sandbox === undefined ? undefined : findHidingMount(request.sandbox, binaryPath);
+    if (hiding !== undefined) {
+      throw new CoderUnavailableError({
+        ...who,
+        reason: `its executable ${binaryPath} lies under ${hiding}, which the sandbox hides from the coder`,
+        fix: `install OpenCode outside that directory, point coders.${this.id}.binary at such a copy, or run with \`execution.sandbox: off\``,
+      });
+    }
+    // The version probe runs on the host: it starts the user's installed CLI, not code the coder wrote.
+    const { version } = await probeExecutableVersion(binaryPath, ['--version'], { env: request.env });
     if (version !== undefined && !isVersionInRange(version, SUPPORTED_OPENCODE_VERSIONS)) {
       throw new OpencodeServerVersionError({
         ...who,
@@ -286,15 +303,24 @@ export class OpencodeCoder extends InPlaceCoderAdapter<OpencodePreparation> {
         },
       });
     }
-    const stateDirectory = mkdtempSync(path.join(os.tmpdir(), 'snodo-opencode-'));
+    // NOTE: never os.tmpdir(): inside the sandbox /tmp is private. Kept with the job for inspection.
+    const stateDirectory = path.join(coderStateDirectory(request), 'opencode-server');
+    const tmp = request.sandbox?.environment.TMPDIR;
     return startHostRuntime({
       who,
       ...timing,
       binaryPath: executablePath,
       workspace: request.workspace,
-      env: { ...request.env, ...buildServerEnvironment({ ...serverOptions, stateDirectory }) },
+      env: {
+        ...request.env,
+        ...(request.homeDirectory === undefined ? {} : { HOME: request.homeDirectory }),
+        ...(tmp === undefined ? {} : { TMPDIR: tmp }),
+        ...buildServerEnvironment({ ...serverOptions, stateDirectory }),
+      },
       password,
       stateDirectory,
+      ...(request.sandbox === undefined ? {} : { sandbox: request.sandbox }),
+      onStart: (pid, tag) => request.emit({ type: 'coder-process', pid, processGroup: pid, tag }),
       killGraceMs: this.settings.killGraceMs ?? 5000,
       abortSignal: request.abortSignal,
       transcript,

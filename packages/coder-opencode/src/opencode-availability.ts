@@ -3,11 +3,11 @@ import {
   type CoderV1AvailabilityOptions,
   findExecutable,
   isVersionInRange,
+  probeExecutableVersion,
 } from '@snodo/coder-sdk';
 import { OpencodeClient } from './opencode-client.js';
 import type { OpencodeRunConfig } from './opencode-config.js';
 import { OpencodeRequestError } from './opencode-request-error.js';
-import { probeVersion } from './probe-version.js';
 import { urlServerCredentials } from './runtime-url.js';
 import { checkServerVersion } from './server-version.js';
 import { SUPPORTED_OPENCODE_VERSIONS } from './version.js';
@@ -49,7 +49,10 @@ export async function checkOpencodeAvailability(
         fix: subject.installHint,
       };
     }
-    const probe = await probeVersion(binaryPath, ['--version'], options.env, probeTimeoutMs);
+    const probe = await probeExecutableVersion(binaryPath, ['--version'], {
+      env: options.env,
+      timeoutMs: probeTimeoutMs,
+    });
     const found = { ...base, installed: true, binaryPath, version: probe.version };
     if (probe.version === undefined) {
       return {
@@ -83,12 +86,10 @@ export async function checkOpencodeAvailability(
         fix: `${DOCKER_INSTALL_HINT}, or set coders.${subject.id}.runtime to host`,
       };
     }
-    const probe = await probeVersion(
-      dockerPath,
-      ['version', '--format', '{{.Server.Version}}'],
-      options.env,
-      probeTimeoutMs,
-    );
+    const probe = await probeExecutableVersion(dockerPath, ['version', '--format', '{{.Server.Version}}'], {
+      env: options.env,
+      timeoutMs: probeTimeoutMs,
+    });
     if (probe.problem !== undefined || probe.version === undefined) {
       return {
         ...base,

@@ -115,9 +115,10 @@ describe('the host runtime', { timeout: 30_000 }, () => {
     expect(requests().every((entry) => entry.authorized)).toBe(true);
     expect(server.env.OPENCODE_DISABLE_AUTOUPDATE).toBe('true');
     expect(server.env.OPENCODE_DISABLE_MODELS_FETCH).toBe('true');
+    // Private XDG directories in the job's coder state directory (writable inside the sandbox), kept.
     const xdg = server.env.XDG_DATA_HOME ?? '';
-    expect(xdg).not.toContain(repository.home);
-    expect(existsSync(path.dirname(xdg))).toBe(false);
+    expect(xdg).toBe(path.join(repository.jobDirectory, 'coder', 'opencode-server', 'data'));
+    expect(existsSync(path.dirname(xdg))).toBe(true);
     const config = JSON.parse(server.env.OPENCODE_CONFIG_CONTENT ?? '{}');
     expect(config).toMatchObject({
       model: 'mock/m',

@@ -1,10 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CoderAbortedError, CoderFailedError, CoderTimeoutError } from '@snodo/coder-sdk';
+import {
+  CoderAbortedError,
+  CoderFailedError,
+  CoderTimeoutError,
+  type CoderV1Sandbox,
+  type SupervisedProcessOutcome,
+  startSupervisedProcess,
+} from '@snodo/coder-sdk';
 import type { OpencodeRuntime } from './opencode-runtime.js';
 import type { OpencodeTranscript } from './opencode-transcript.js';
-import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
 /** What the host runtime needs. */
 export interface HostRuntimeOptions {
@@ -18,8 +23,18 @@ export interface HostRuntimeOptions {
   readonly env: Readonly<Record<string, string>>;
   /** The password in `env`, for the runtime's auth. */
   readonly password: string;
-  /** A directory this runtime owns (the private XDG directories); removed on stop. */
+  /**
+   * The server's private XDG directories live here (in the job's coder state directory, so they are
+   * writable inside the sandbox and kept with the job); created before the start.
+   */
   readonly stateDirectory: string;
+  /**
+   * The attempt's sandbox (`request.sandbox`). The server and every tool its agent runs live inside it;
+   * its network is always shared, so snodo on the host reaches the server on 127.0.0.1.
+   */
+  readonly sandbox?: CoderV1Sandbox;
+  /** Told the server's pid and process tag once it started (core records them for crash recovery). */
+  readonly onStart?: (pid: number, tag: string) => void;
   /** How long `opencode serve` may take to print its address. */
   readonly startupTimeoutMs: number;
   /** SIGTERM → SIGKILL grace when the server is stopped. */
@@ -39,85 +54,61 @@ export const HOST_SERVE_ARGUMENTS = ['serve', '--hostname', '127.0.0.1', '--port
 /** The address `opencode serve` prints (`opencode server listening on http://127.0.0.1:4096`). */
 const listeningAddress = /(https?:\/\/[\w.-]+(?::\d+)?|https?:\/\/\[[\da-fA-F:]+\](?::\d+)?)/;
 
-/** How long the output pipes may stay open after the server exited before they are closed. */
-const pipeDrainMs = 1000;
-
-function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
-  return signal === null ? `exited with code ${code ?? 'unknown'}` : `was killed by ${signal}`;
-}
-
-function whenClosed(child: ChildProcess): Promise<void> {
-  const streams = [child.stdout, child.stderr].filter((stream) => stream !== null && !stream.destroyed);
-  return Promise.all(
-    streams.map((stream) => new Promise<void>((resolve) => stream?.once('close', () => resolve()))),
-  ).then(() => undefined);
+function describeExit(outcome: SupervisedProcessOutcome): string {
+  if (outcome.sandboxFailure !== undefined)
+    return `could not start inside the sandbox (${outcome.sandboxFailure})`;
+  return outcome.signal === undefined
+    ? `exited with code ${outcome.exitCode ?? 'unknown'}`
+    : `was killed by ${outcome.signal}`;
 }
 
 /**
- * Starts `opencode serve --hostname 127.0.0.1 --port 0` for one attempt: its own process group, stdin
- * closed, exactly the environment given, output into the transcript. Resolves once the server printed its
- * address; rejects with `CODER_FAILED` when it exits or stays silent past the startup limit (its stderr
- * tail in the error), `CODER_TIMEOUT` when the attempt's own limit comes first, `CODER_ABORTED` on
- * cancel. On any failure the group is killed and the state directory removed before the error is thrown.
+ * Starts `opencode serve --hostname 127.0.0.1 --port 0` for one attempt through the SDK's supervisor (its
+ * own process group, stdin closed, exactly the environment given, inside the attempt's sandbox, output into
+ * the transcript). Resolves once the server printed its address; rejects with `CODER_FAILED` when it
+ * exits or stays silent past the startup limit (its stderr tail in the error), `CODER_TIMEOUT` when the
+ * attempt's own limit comes first, `CODER_ABORTED` on cancel. On any failure the server's group is killed
+ * before the error is thrown. The runtime's `stop` stops it the same way: SIGTERM, SIGKILL after the grace,
+ * and every process carrying its tag.
  */
 export async function startHostRuntime(options: HostRuntimeOptions): Promise<OpencodeRuntime> {
   const argv = [options.binaryPath, ...HOST_SERVE_ARGUMENTS];
-  const child = spawn(options.binaryPath, [...HOST_SERVE_ARGUMENTS], {
-    cwd: options.workspace,
-    env: { ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-    windowsHide: true,
-  });
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exit = { code, signal };
-      resolve();
-    });
-  });
-  const spawnFailed = new Promise<Error>((resolve) => child.once('error', (error) => resolve(error)));
-  if (child.pid !== undefined) trackGroup(child.pid);
-
+  mkdirSync(options.stateDirectory, { recursive: true, mode: 0o700 });
   let address: string | undefined;
   let searched = '';
   let announce: (url: string) => void = () => {};
   const announced = new Promise<string>((resolve) => {
     announce = resolve;
   });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    options.transcript.serverOutput('stdout', chunk);
-    if (address !== undefined) return;
-    searched = (searched + chunk.toString('utf8')).slice(-64 * 1024);
-    const match = listeningAddress.exec(searched);
-    if (match?.[1] !== undefined) {
-      address = match[1].replace(/\/+$/, '');
-      announce(address);
-    }
-  });
-  child.stderr?.on('data', (chunk: Buffer) => options.transcript.serverOutput('stderr', chunk));
-  child.stdout?.on('error', () => {});
-  child.stderr?.on('error', () => {});
-
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    const pid = child.pid;
-    if (pid !== undefined) {
-      if (exit === undefined) {
-        signalGroup(pid, 'SIGTERM');
-        await Promise.race([exited, delay(options.killGraceMs)]);
+  const server = await startSupervisedProcess({
+    file: options.binaryPath,
+    args: HOST_SERVE_ARGUMENTS,
+    cwd: options.workspace,
+    env: options.env,
+    // NOTE: snodo talks to the server over 127.0.0.1, so its network namespace must be the host's.
+    ...(options.sandbox === undefined ? {} : { sandbox: { ...options.sandbox, network: true } }),
+    killGraceMs: options.killGraceMs,
+    ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
+    onOutput: (stream, chunk) => {
+      options.transcript.serverOutput(stream, chunk);
+      if (stream !== 'stdout' || address !== undefined) return;
+      searched = (searched + chunk.toString('utf8')).slice(-64 * 1024);
+      const match = listeningAddress.exec(searched);
+      if (match?.[1] !== undefined) {
+        address = match[1].replace(/\/+$/, '');
+        announce(address);
       }
-      // Whatever happened, nothing of the server's group outlives the attempt.
-      signalGroup(pid, 'SIGKILL');
-      await Promise.race([exited, delay(2000)]);
-      untrackGroup(pid);
-    }
-    await Promise.race([whenClosed(child), delay(pipeDrainMs)]);
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    rmSync(options.stateDirectory, { recursive: true, force: true });
+    },
+  });
+  let ended: SupervisedProcessOutcome | undefined;
+  const exited = server.exited.then((outcome) => {
+    ended = outcome;
+    return outcome;
+  });
+  let stopping: Promise<unknown> | undefined;
+  const stop = async () => {
+    stopping ??= server.stop('requested');
+    await stopping;
   };
 
   const who = options.who;
@@ -132,8 +123,7 @@ export async function startHostRuntime(options: HostRuntimeOptions): Promise<Ope
   const timer = new AbortController();
   const outcome = await Promise.race([
     announced.then((url) => ({ url }) as const),
-    exited.then(() => 'exited' as const),
-    spawnFailed.then((error) => ({ spawnError: error }) as const),
+    exited.then((ending) => ({ ending }) as const),
     aborted,
     delay(startupLimit, 'startup-timeout' as const, { signal: timer.signal }).catch(
       () => 'cancelled' as const,
@@ -148,8 +138,8 @@ export async function startHostRuntime(options: HostRuntimeOptions): Promise<Ope
       username: 'opencode',
       password: options.password,
       argv,
-      description: `the OpenCode server snodo started (pid ${child.pid})`,
-      exitDescription: () => (exit === undefined ? undefined : describeExit(exit.code, exit.signal)),
+      description: `the OpenCode server snodo started (pid ${server.pid})`,
+      exitDescription: () => (ended === undefined ? undefined : describeExit(ended)),
       stderrTail: () => options.transcript.stderrTail(),
       stop,
     };
@@ -160,22 +150,26 @@ export async function startHostRuntime(options: HostRuntimeOptions): Promise<Ope
     throw new CoderTimeoutError({ ...who, limit: 'wall-clock', timeoutMs: options.timeoutMs });
   }
   const stderrTail = options.transcript.stderrTail();
-  if (typeof outcome === 'object') {
+  const ending = typeof outcome === 'object' ? outcome.ending : undefined;
+  if (ending?.spawnError !== undefined) {
+    const what =
+      ending.spawnError.file === options.binaryPath
+        ? `\`${argv.join(' ')}\``
+        : `its sandbox (${ending.spawnError.file})`;
     throw new CoderFailedError({
       ...who,
       stderrTail,
-      reason: `could not start \`${argv.join(' ')}\`: ${outcome.spawnError.message}`,
-      cause: outcome.spawnError,
+      reason: `could not start ${what}: ${ending.spawnError.message}`,
     });
   }
   const what =
-    outcome === 'exited' && exit !== undefined
-      ? `${describeExit(exit.code, exit.signal)} before it printed the address it listens on`
+    ending !== undefined
+      ? `${describeExit(ending)} before it printed the address it listens on`
       : `printed no address within ${Math.round(startupLimit / 1000)}s`;
   throw new CoderFailedError({
     ...who,
     stderrTail,
     reason: `could not start its server: \`${argv.slice(1).join(' ')}\` ${what}`,
-    ...(exit?.code === null || exit === undefined ? {} : { exitCode: exit.code }),
+    ...(ending?.exitCode === undefined ? {} : { exitCode: ending.exitCode }),
   });
 }
