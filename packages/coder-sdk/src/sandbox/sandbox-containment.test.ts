@@ -72,10 +72,14 @@ describe.skipIf(!probe.available)(title, () => {
     expect(existsSync(outsideFile)).toBe(false);
   });
 
-  it('sees a hidden directory as empty, and cannot read the secret in it', async () => {
-    const run = await inSandbox(`ls -A '${layout.userHome}'; cat '${layout.userHome}/secret.txt'; echo done`);
+  it('sees a hidden directory as empty and read-only, and cannot read the secret in it', async () => {
+    const run = await inSandbox(
+      `ls -A '${layout.userHome}'; cat '${layout.userHome}/secret.txt'; echo x > '${layout.userHome}/.gitconfig'; echo done`,
+    );
     expect(run.stdout).toBe('done\n');
     expect(run.stdout + run.stderr).not.toContain('the signing key');
+    expect(run.stderr).toContain('Read-only file system');
+    expect(existsSync(path.join(layout.userHome, '.gitconfig'))).toBe(false);
   });
 
   it('cannot write a read-only directory inside its writable workspace', async () => {

@@ -67,6 +67,9 @@ describe('wrapInSandbox', () => {
       '--bind',
       at('private-home'),
       at('home', 'inside'),
+      // The hidden directory turns read-only once what is inside it is mounted.
+      '--remount-ro',
+      at('home'),
       '--unshare-pid',
       '--die-with-parent',
       '--cap-drop',
@@ -79,6 +82,17 @@ describe('wrapInSandbox', () => {
       '-p',
       'a prompt with spaces; $(rm -rf /)',
     ]);
+  });
+
+  it('leaves a hidden directory writable only where a later mount replaces it exactly', () => {
+    const wrapped = wrapInSandbox(
+      sandbox([
+        { type: 'hide', path: at('home') },
+        { type: 'read-write', path: at('home'), source: at('private-home') },
+      ]),
+      command(),
+    );
+    expect(wrapped.args).not.toContain('--remount-ro');
   });
 
   it('lays the sandbox environment over the command’s own', () => {

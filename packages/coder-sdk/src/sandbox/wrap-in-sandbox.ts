@@ -113,10 +113,11 @@ function mountArguments(mount: CoderV1SandboxMount): string[] {
 /**
  * Turns a command into the same command inside `sandbox`: `bwrap` with the host filesystem read-only, the
  * mounts applied parents before children (by path depth; mounts of the same depth keep their order), the
- * isolation of `sandboxIsolationArguments`, the working directory, `--`, then the command.
+ * hidden directories made read-only again, the isolation of `sandboxIsolationArguments`, the working
+ * directory, `--`, then the command.
  *
- * - `hide` of a path that does not exist on the host is skipped (nothing to hide); of a file, it becomes an
- *   empty read-only file.
+ * - `hide` of a directory is an empty tmpfs, read-only once the mounts inside it are in place; of a file,
+ *   an empty read-only file; of a path that does not exist on the host, nothing (nothing to hide).
  * - `read-only` whose source does not exist is skipped (nothing to expose).
  * - `read-write` whose source does not exist is a `SandboxInvalidError` naming it.
  * - Any path that is not absolute is a `SandboxInvalidError`.
@@ -134,15 +135,26 @@ export function wrapInSandbox(sandbox: CoderV1Sandbox, command: SandboxCommand):
   }
   const executable = requireAbsolute(sandbox.executable, 'the bubblewrap executable');
   const cwd = requireAbsolute(command.cwd, 'the working directory');
-  const mounts = sandbox.mounts
+  const ordered = sandbox.mounts
     .map((mount, index) => ({ mount, index, depth: depth(requireAbsolute(mount.path, 'a mount path')) }))
     .sort((left, right) => left.depth - right.depth || left.index - right.index)
-    .flatMap(({ mount }) => mountArguments(mount));
+    .map(({ mount }) => ({ mount, args: mountArguments(mount) }));
+  const mounts = ordered.flatMap(({ args }) => args);
+  // NOTE: a tmpfs is writable, so a write into a hidden directory would succeed and vanish with the
+  // sandbox. Remounting it read-only once everything inside it is mounted makes it fail with EROFS instead;
+  // the mounts inside keep their own flags. Skipped when a later mount covers the same path exactly.
+  const hidden = ordered.filter(({ mount, args }, position) => {
+    if (args[0] !== '--tmpfs') return false;
+    const target = path.normalize(mount.path);
+    return !ordered.slice(position + 1).some((later) => path.normalize(later.mount.path) === target);
+  });
+  const readOnlyAgain = hidden.flatMap(({ mount }) => ['--remount-ro', path.normalize(mount.path)]);
   return {
     file: executable,
     args: [
       ...SANDBOX_BASE_ARGUMENTS,
       ...mounts,
+      ...readOnlyAgain,
       ...sandboxIsolationArguments(sandbox.network),
       '--chdir',
       cwd,
