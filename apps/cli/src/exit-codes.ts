@@ -39,6 +39,16 @@ const BAD_INPUT_CODES: ReadonlySet<string> = new Set([
   'WORKSPACE_FOREIGN',
   // A model string that cannot be read is a typo on the command line or in config, not a provider failure.
   'LLM_MODEL_STRING_INVALID',
+  // `snodo audit reset` without a reason, or with nothing to reset.
+  'AUDIT_RESET_REFUSED',
+]);
+
+/** Codes of a governance halt found before or outside a job (SPEC §9: tampering with the audit log). */
+const HALT_CODES: ReadonlySet<string> = new Set([
+  'AUDIT_LOG_MISSING',
+  'AUDIT_LOG_REPLACED',
+  'AUDIT_LOG_BEHIND_CHECKPOINT',
+  'AUDIT_LOG_REWRITTEN',
 ]);
 
 /** Families of bad-input codes: `PROTOCOL_INVALID`, `CONFIG_KEY_INVALID`, `BASE_BRANCH_REQUIRED`… */
@@ -53,6 +63,7 @@ export function exitCodeForErrorCode(code: string | undefined): ExitCode {
   if (BAD_INPUT_CODES.has(code) || BAD_INPUT_PREFIXES.some((prefix) => code.startsWith(prefix)))
     return EXIT_CODES.badInput;
   if (CANCELLED_CODES.has(code)) return EXIT_CODES.cancelled;
+  if (HALT_CODES.has(code)) return EXIT_CODES.halted;
   return EXIT_CODES.failure;
 }
 

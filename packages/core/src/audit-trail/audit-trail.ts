@@ -15,6 +15,7 @@ import { auditLogPath, repositoryCheckpointStorePath } from './audit-paths.js';
 import { pushAuditRef } from './audit-remote.js';
 import { checkAnchorsBeforeOpen } from './check-anchors-before-open.js';
 import { appendCheckpointToRef } from './checkpoint-ref.js';
+import { type AuditResetOptions, type AuditResetResult, resetAuditTrail } from './reset-audit-trail.js';
 import { loadOrCreateSigningKey } from './signing-key-store.js';
 
 /** A signed checkpoint, the trailer line that carries it in a merge commit, and what did not work. */
@@ -105,6 +106,14 @@ export class AuditTrail {
       throw error;
     }
     return new AuditTrail(log, key, { ...options, gitCommonDirectory });
+  }
+
+  /**
+   * `snodo audit reset --reason`: keeps the current log as `.snodo/audit.<id>.log` and starts a new one whose
+   * signed genesis names the old head, the reason and the actor (see `resetAuditTrail`).
+   */
+  static reset(options: AuditResetOptions): Promise<AuditResetResult> {
+    return resetAuditTrail(options);
   }
 
   /** The log's random id, as named in its genesis event. */

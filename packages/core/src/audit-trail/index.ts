@@ -38,7 +38,7 @@ export {
   readCheckpointsFromRef,
   readRefCheckpointCommits,
 } from './checkpoint-ref.js';
-export { type AuditResetResult, resetAuditTrail } from './reset-audit-trail.js';
+export { type AuditResetOptions, type AuditResetResult, resetAuditTrail } from './reset-audit-trail.js';
 export { loadOrCreateSigningKey } from './signing-key-store.js';
 export {
   type AuditAnchorLocation,

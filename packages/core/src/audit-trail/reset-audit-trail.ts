@@ -28,21 +28,28 @@ export interface AuditResetResult {
   readonly warnings: readonly string[];
 }
 
+/** Options of `resetAuditTrail` (and `AuditTrail.reset`). */
+export interface AuditResetOptions {
+  readonly repositoryRoot: string;
+  readonly gitCommonDirectory: string;
+  readonly snodoHome: string;
+  /** Who resets, recorded as the new genesis event's actor. */
+  readonly actor: string;
+  /** Why, recorded in the new genesis event. Must not be empty. */
+  readonly reason: string;
+  /** What creates the new log (`snodo@0.4.0`). */
+  readonly createdBy: string;
+  /** `audit.remote`, pushed to after the new log's first checkpoint. */
+  readonly remote?: string | undefined;
+}
+
 /**
  * `snodo audit reset --reason`: the explicit, audited way to start a new log over existing anchors. The
  * current log is kept as `.snodo/audit.<id>.log`; the new genesis names the old head — the log's verified
  * head, else the newest signed anchor (`source`) — every other log id the anchors name, the reason and
  * the actor, signed with snodo's key; then a checkpoint of the new log is signed into the store and ref.
  */
-export async function resetAuditTrail(options: {
-  repositoryRoot: string;
-  gitCommonDirectory: string;
-  snodoHome: string;
-  actor: string;
-  reason: string;
-  createdBy: string;
-  remote?: string | undefined;
-}): Promise<AuditResetResult> {
+export async function resetAuditTrail(options: AuditResetOptions): Promise<AuditResetResult> {
   if (options.reason.trim() === '') {
     throw new AuditResetRefusedError({
       reason: 'the reason is empty',
@@ -75,7 +82,7 @@ export async function resetAuditTrail(options: {
     actor: options.actor,
     key,
   });
-  const trail = await AuditTrail.open({ ...options, remote: options.remote });
+  const trail = await AuditTrail.open(options);
   try {
     await trail.sync();
     const { checkpoint, warnings } = await trail.checkpoint();

@@ -19,6 +19,8 @@ import { otherRepositoryLogIds, type RepositoryAnchor, readRepositoryAnchors } f
 
 /** Where checkpoints were found and how many, for `snodo audit verify`. */
 export interface CheckpointSources {
+  /** Checkpoints signed by this machine's key for this repository, from all places (duplicates once). */
+  readonly own: number;
   readonly store: number;
   readonly ref: number;
   readonly trailers: number;
@@ -121,6 +123,7 @@ export async function inspectRepositoryAudit(options: {
     logExists,
     result,
     checkpoints: {
+      own: sorted.own.length,
       ...found.counts,
       foreignKey: sorted.foreignKey,
       otherRepository: sorted.otherRepository,

@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openAuditLog } from '@snodo/audit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   auditEventsJsonSchema,
+  auditResetJsonSchema,
   auditVerifyJsonSchema,
   dsseEnvelopeJsonSchema,
 } from '../../json/audit-json-schemas.js';
@@ -67,5 +69,88 @@ describe('snodo audit', () => {
     const exported = await fixture.snodo(['audit', 'export']);
     expect(exported.exitCode).toBe(2);
     expect(exported.stderr).toContain("required option '--job <id>' not specified");
+  });
+
+  it('a deleted log with anchors: verify exits 1 with E_LOG_MISSING, run refuses (exit 1) before any job', {
+    timeout: 120_000,
+  }, async () => {
+    fixture = createCliFixture();
+    expect((await fixture.snodo(['run', 'First', '--mock'])).exitCode).toBe(0);
+    rmSync(join(fixture.root, '.snodo', 'audit.log'));
+    const verify = await fixture.snodo(['audit', 'verify']);
+    expect(verify.exitCode, verify.all).toBe(1);
+    expect(verify.stdout).toContain('E_LOG_MISSING');
+    expect(verify.stdout).toContain('snodo audit reset --reason');
+    const json = auditVerifyJsonSchema.parse(parseJson(await fixture.snodo(['audit', 'verify', '--json'])));
+    expect(json).toMatchObject({
+      logExists: false,
+      result: { ok: false, failure: { code: 'E_LOG_MISSING' } },
+    });
+
+    const run = await fixture.snodo(['run', 'Second', '--mock']);
+    expect(run.exitCode, run.all).toBe(1);
+    expect(run.stderr).toContain('snodo audit reset --reason');
+    expect(readdirSync(join(fixture.root, '.snodo', 'jobs'))).toHaveLength(1);
+  });
+
+  it('a truncated log: run refuses (exit 1) before any job; a replaced log: verify says E_LOG_REPLACED', {
+    timeout: 120_000,
+  }, async () => {
+    fixture = createCliFixture();
+    expect((await fixture.snodo(['run', 'First', '--mock'])).exitCode).toBe(0);
+    const logPath = join(fixture.root, '.snodo', 'audit.log');
+    const lines = readFileSync(logPath, 'utf8').split('\n').filter(Boolean);
+    truncateSync(logPath, Buffer.byteLength(`${lines.slice(0, -2).join('\n')}\n`));
+    const run = await fixture.snodo(['run', 'Second', '--mock']);
+    expect(run.exitCode, run.all).toBe(1);
+    expect(run.stderr).toContain('behind its newest signed checkpoint');
+    expect(readdirSync(join(fixture.root, '.snodo', 'jobs'))).toHaveLength(1);
+    const verify = await fixture.snodo(['audit', 'verify']);
+    expect(verify.exitCode).toBe(1);
+    expect(verify.stdout).toContain('E_TRUNCATED');
+
+    // A fresh log written from scratch in its place (another genesis, another log id).
+    rmSync(logPath);
+    const fresh = await openAuditLog(logPath, { repository: { path: fixture.root } });
+    await fresh.close();
+    const replaced = await fixture.snodo(['audit', 'verify']);
+    expect(replaced.exitCode).toBe(1);
+    expect(replaced.stdout).toContain('E_LOG_REPLACED');
+    const refused = await fixture.snodo(['run', 'Third', '--mock']);
+    expect(refused.exitCode, refused.all).toBe(1);
+    expect(refused.stderr).toContain('the log was replaced');
+    expect(readdirSync(join(fixture.root, '.snodo', 'jobs'))).toHaveLength(1);
+  });
+
+  it('audit reset --reason starts a new log; then a run lands and verify says intact', {
+    timeout: 120_000,
+  }, async () => {
+    fixture = createCliFixture();
+    expect((await fixture.snodo(['run', 'First', '--mock'])).exitCode).toBe(0);
+    rmSync(join(fixture.root, '.snodo', 'audit.log'));
+    const missing = await fixture.snodo(['audit', 'reset']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain("required option '--reason <text>' not specified");
+    const empty = await fixture.snodo(['audit', 'reset', '--reason', '']);
+    expect(empty.exitCode).toBe(2);
+
+    const reset = await fixture.snodo(['audit', 'reset', '--reason', 'the log was lost with the old disk']);
+    expect(reset.exitCode, reset.all).toBe(0);
+    expect(reset.stdout).toMatch(/started audit log [0-9a-f]{32}/);
+    expect(reset.stdout).toContain('newest signed checkpoint');
+    const run = await fixture.snodo(['run', 'After the reset', '--mock']);
+    expect(run.exitCode, run.all).toBe(0);
+    const verify = await fixture.snodo(['audit', 'verify']);
+    expect(verify.exitCode, verify.all).toBe(0);
+    expect(verify.stdout).toContain('intact');
+    expect(verify.stdout).toContain('earlier logs (signed resets)');
+
+    const again = auditResetJsonSchema.parse(
+      parseJson(await fixture.snodo(['audit', 'reset', '--reason', 'second reset', '--json'])),
+    );
+    expect(again.previous.source).toBe('log');
+    expect(again.archivedAs).toContain(`audit.${again.previous.log_id}.log`);
+    expect((await fixture.snodo(['audit', 'verify'])).exitCode).toBe(0);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
   });
 });

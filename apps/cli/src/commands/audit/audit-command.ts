@@ -3,7 +3,9 @@ import type { CommandRuntime } from '../command-runtime.js';
 
 /** `snodo audit …`: the hash-chained audit log of this repository. */
 export function registerAuditCommand(program: Command, runtime: CommandRuntime): void {
-  const audit = program.command('audit').description("verify, read and export this repository's audit log");
+  const audit = program
+    .command('audit')
+    .description("verify, read, export and reset this repository's audit log");
   const context = runtime.context;
   audit
     .command('verify')
@@ -12,6 +14,17 @@ export function registerAuditCommand(program: Command, runtime: CommandRuntime):
     .action(async (options) => {
       const { auditVerifyAction } = await import('./audit-verify-action.js');
       runtime.setExitCode(await auditVerifyAction(context, options));
+    });
+  audit
+    .command('reset')
+    .description(
+      'start a new audit log on purpose: the old one is kept, the new genesis names its head (audited)',
+    )
+    .requiredOption('--reason <text>', 'why the log starts again, recorded in the new genesis event')
+    .option('--json', 'print what was done as JSON')
+    .action(async (options) => {
+      const { auditResetAction } = await import('./audit-reset-action.js');
+      runtime.setExitCode(await auditResetAction(context, options));
     });
   audit
     .command('show')

@@ -24,17 +24,19 @@ export async function requireAuditLog(cwd: string): Promise<string> {
 }
 
 /**
- * `snodo audit verify`: exit 0 when the chain and every checkpoint verify, 1 with the first bad line and
- * its stable code otherwise. Says how many checkpoints were checked, from where, and what could not be.
+ * `snodo audit verify`: exit 0 when the chain and every anchor verify, 1 with the first bad line (or the
+ * anchor that contradicts the log: `E_LOG_REPLACED`, `E_LOG_MISSING`) and its stable code otherwise. Says
+ * how many checkpoints were checked, from where, and what could not be. A repository with neither a log nor
+ * an anchor simply has not run snodo yet (exit 2, with the command that starts one).
  */
 export async function auditVerifyAction(context: CliContext, flags: AuditVerifyFlags): Promise<number> {
-  await requireAuditLog(context.cwd);
   const verification = await verifyRepositoryAudit({
     cwd: context.cwd,
     env: context.env,
     homeDirectory: context.homeDirectory,
   });
   const { result, checkpoints } = verification;
+  if (!verification.logExists && checkpoints.own === 0) await requireAuditLog(context.cwd);
   const code = result.ok ? EXIT_CODES.done : EXIT_CODES.halted;
   if (flags.json === true) {
     context.stdout.write(`${JSON.stringify(verification, null, 2)}\n`);
@@ -42,6 +44,7 @@ export async function auditVerifyAction(context: CliContext, flags: AuditVerifyF
   }
   const { out } = context;
   const shown = relative(context.cwd, verification.logPath) || verification.logPath;
+  // A failure that concerns the log as a whole has no line to point at.
   const lines: string[] = [];
   if (result.ok) {
     lines.push(
@@ -56,11 +59,23 @@ export async function auditVerifyAction(context: CliContext, flags: AuditVerifyF
     lines.push(
       `${out.red('✘')} ${shown}: ${where}${failure?.code ?? 'E_UNKNOWN'} ${failure?.reason ?? 'verification failed'}`,
     );
-    lines.push(`  ${result.events} event(s) before it verified. Inspect with: snodo audit show`);
+    if (verification.logExists) {
+      lines.push(`  ${result.events} event(s) before it verified. Inspect with: snodo audit show`);
+    }
+  }
+  if (result.failure?.code === 'E_LOG_MISSING' || result.failure?.code === 'E_LOG_REPLACED') {
+    lines.push(
+      '  If the log cannot be restored, start a new one on the record: snodo audit reset --reason "<why>"',
+    );
   }
   lines.push(
-    `  checkpoints found: ${checkpoints.store} in $SNODO_HOME, ${checkpoints.ref} in refs/snodo/audit, ${checkpoints.trailers} in merge-commit trailers`,
+    `  checkpoints found: ${checkpoints.store} in $SNODO_HOME, ${checkpoints.ref} in refs/snodo/audit, ${checkpoints.trailers} in commit trailers, ${checkpoints.remote} on the audit remote`,
   );
+  if (verification.lineage.length > 0) {
+    lines.push(
+      `  earlier logs (signed resets): ${verification.lineage.join(', ')}; ${checkpoints.lineage} of their checkpoint(s) fit what the reset recorded`,
+    );
+  }
   for (const warning of result.warnings)
     lines.push(out.yellow(`  warning: line ${warning.line}: ${warning.reason}`));
   for (const item of verification.notChecked) lines.push(out.dim(`  not checked: ${item}`));
