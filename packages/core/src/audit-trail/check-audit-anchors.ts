@@ -30,6 +30,10 @@ export interface AuditTamperFinding {
   readonly subject: string;
   /** What changed, in words a user reads ("the audit log lost 12 events (size 40 → 28)"). */
   readonly message: string;
+  /** The same split for the repository guard's findings: what it is ("the audit log")… */
+  readonly what: string;
+  /** …and what happened to it ("lost 12 events (size 40 → 28)"). */
+  readonly change: string;
   /** Whether `restore()` puts it back. */
   readonly restorable: boolean;
   /** For `audit-log-changed`: the growth check's code (`E_TRUNCATED`, `E_REWRITTEN`…). */
@@ -74,10 +78,13 @@ export async function checkAuditAnchors(snapshot: AuditAnchorSnapshot): Promise<
     const last = growth.appended.at(-1) ?? snapshot.log.head;
     heads = { fromSeq: snapshot.log.head?.seq ?? 0, hashes, size: last === undefined ? 0 : last.seq + 1 };
   } else {
+    const prefix = 'the audit log ';
     findings.push({
       code: 'audit-log-changed',
       subject: logPath,
       message: growth.reason,
+      what: 'the audit log',
+      change: growth.reason.startsWith(prefix) ? growth.reason.slice(prefix.length) : growth.reason,
       restorable: false,
       logCode: growth.code,
     });
@@ -136,6 +143,8 @@ function checkStoreFiles(
           code: 'checkpoint-store-deleted',
           subject: path,
           message: `checkpoint store file ${path} was deleted`,
+          what: 'the audit checkpoint store',
+          change: 'file deleted:',
           restorable: true,
         });
         repairs.push({ path, bytes: before });
@@ -147,7 +156,9 @@ function checkStoreFiles(
       findings.push({
         code: 'checkpoint-store-rewritten',
         subject: path,
-        message: `checkpoint store file ${path} was ${now.length < before.length ? `cut from ${before.length} to ${now.length} bytes` : 'rewritten'}`,
+        message: `checkpoint store file ${path} was ${cutOrRewritten(before, now)}`,
+        what: 'the audit checkpoint store',
+        change: `file ${cutOrRewritten(before, now)}:`,
         restorable: true,
       });
     }
@@ -169,6 +180,8 @@ function checkStoreFiles(
           code: 'checkpoint-store-forged',
           subject: path,
           message: `checkpoint store file ${path} gained a line snodo did not write: ${problem}`,
+          what: 'the audit checkpoint store',
+          change: `gained a line snodo did not write (${problem}) in`,
           restorable: true,
         });
       }
@@ -195,6 +208,8 @@ async function checkRefs(
       code: 'audit-ref-deleted',
       subject: AUDIT_CHECKPOINT_REF,
       message: `${AUDIT_CHECKPOINT_REF} was deleted (it pointed at ${before.slice(0, 12)})`,
+      what: AUDIT_CHECKPOINT_REF,
+      change: `deleted (it pointed at ${before.slice(0, 12)})`,
       restorable: true,
     });
     repair = { commit: before, current: undefined };
@@ -207,6 +222,8 @@ async function checkRefs(
         code: 'audit-ref-rewound',
         subject: AUDIT_CHECKPOINT_REF,
         message: `${AUDIT_CHECKPOINT_REF} was moved from ${before.slice(0, 12)} to ${after.slice(0, 12)}, which does not contain it`,
+        what: AUDIT_CHECKPOINT_REF,
+        change: `moved from ${before.slice(0, 12)} to ${after.slice(0, 12)}, which does not contain it`,
         restorable: true,
       });
       repair = { commit: before, current: after };
@@ -220,6 +237,8 @@ async function checkRefs(
           code: 'audit-ref-forged',
           subject: AUDIT_CHECKPOINT_REF,
           message: `${AUDIT_CHECKPOINT_REF} gained commit ${entry.commit.slice(0, 12)} that snodo did not write: ${problem}`,
+          what: AUDIT_CHECKPOINT_REF,
+          change: `gained commit ${entry.commit.slice(0, 12)} that snodo did not write (${problem})`,
           restorable: before !== undefined,
         });
         if (before !== undefined) repair = { commit: before, current: after };
@@ -240,8 +259,14 @@ async function checkRefs(
       code: 'snodo-ref-changed',
       subject: name,
       message: `${name} ${change}`,
+      what: name,
+      change,
       restorable: false,
     });
   }
   return repair;
+}
+
+function cutOrRewritten(before: Buffer, now: Buffer): string {
+  return now.length < before.length ? `cut from ${before.length} to ${now.length} bytes` : 'rewritten';
 }
