@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { CoderV1Event } from '@snodo/coder-sdk';
+import { type CoderV1Event, SecretRedactor } from '@snodo/coder-sdk';
 
 /** A value never written to the transcript or emitted, with the name shown in its place. */
 export interface TranscriptSecret {
@@ -33,7 +33,10 @@ const stderrTailCharacters = 8 * 1024;
  */
 export class OpencodeTranscript {
   private readonly descriptor: number;
-  private readonly replacements: readonly [string, string][];
+  /** For whole texts (snodo's own lines, session text). */
+  private readonly redactor: SecretRedactor;
+  /** For the server's streams: a private key printed over several lines is dropped from BEGIN to END. */
+  private readonly streamRedactors: Record<'stdout' | 'stderr', SecretRedactor>;
   private readonly decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
   private readonly partial = { stdout: '', stderr: '' };
   private written = 0;
@@ -44,17 +47,19 @@ export class OpencodeTranscript {
   constructor(private readonly options: OpencodeTranscriptOptions) {
     mkdirSync(path.dirname(options.path), { recursive: true });
     this.descriptor = openSync(options.path, 'a', 0o600);
-    this.replacements = options.secrets
-      .filter((secret) => secret.value.length >= 4)
-      .sort((left, right) => right.value.length - left.value.length)
-      .map((secret) => [secret.value, `[redacted ${secret.name}]`]);
+    this.redactor = new SecretRedactor(options.secrets);
+    this.streamRedactors = {
+      stdout: new SecretRedactor(options.secrets),
+      stderr: new SecretRedactor(options.secrets),
+    };
   }
 
-  /** Removes every secret from `text`. */
+  /**
+   * Removes every secret from `text`: the known values (raw, base64, URL-encoded) and what has the shape
+   * of a key or a PEM private key block (the SDK's one redactor).
+   */
   redact(text: string): string {
-    let result = text;
-    for (const [value, replacement] of this.replacements) result = result.split(value).join(replacement);
-    return result;
+    return this.redactor.redact(text);
   }
 
   /** Writes one line of snodo's own (a header, an event summary); emitted as progress when `emit` is set. */
@@ -99,6 +104,8 @@ export class OpencodeTranscript {
       const rest = this.partial[stream] + this.decoders[stream].end();
       this.partial[stream] = '';
       if (rest !== '') this.serverLine(stream, `${rest}\n`);
+      const held = this.streamRedactors[stream].flush();
+      if (held !== '') this.serverText(stream, held);
     }
     // The closing line is snodo's own and always written, past the cap too: it says how the attempt ended.
     writeSync(this.descriptor, `${this.redact(line)}\n`);
@@ -107,7 +114,11 @@ export class OpencodeTranscript {
   }
 
   private serverLine(stream: 'stdout' | 'stderr', line: string): void {
-    const safe = this.redact(line);
+    const safe = this.streamRedactors[stream].push(line);
+    if (safe !== '') this.serverText(stream, safe);
+  }
+
+  private serverText(stream: 'stdout' | 'stderr', safe: string): void {
     if (stream === 'stderr') this.stderr = (this.stderr + safe).slice(-stderrTailCharacters);
     if (this.truncated) return;
     this.write(stream === 'stderr' ? `[server stderr] ${safe}` : `[server] ${safe}`);

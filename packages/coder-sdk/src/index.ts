@@ -56,6 +56,7 @@ export {
   type SandboxedCommand,
   wrapInSandbox,
 } from './sandbox/wrap-in-sandbox.js';
+export { type Secret, SecretRedactor } from './subprocess/secret-redactor.js';
 export {
   SubprocessCoderAdapter,
   type SubprocessCoderAdapterSettings,

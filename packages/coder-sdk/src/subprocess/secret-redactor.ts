@@ -1,3 +1,5 @@
+import { PatternRedactor } from './pattern-redactor.js';
+
 /** A secret to remove from output, with the variable name that replaces it. */
 export interface Secret {
   /** The variable the value came from (`ANTHROPIC_API_KEY`); shown in its place. */
@@ -14,16 +16,19 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * Removes known secret values from a stream of text, chunk by chunk: the raw value and its base64 and
- * URL-encoded forms (agents do print `printenv` or encode keys). A chunk ending in what could be the
- * start of a secret keeps that ending back until the next chunk arrives, so a value split across two
- * chunks is still caught. Redaction is hygiene, not a boundary: a coder that wants to leak its own key can
- * encode it some other way.
+ * Removes secrets from a stream of text, chunk by chunk: first the known values (the raw value and its
+ * base64 and URL-encoded forms; agents do print `printenv` or encode keys), each replaced by
+ * `[redacted <NAME>]`, then whatever has the shape of a secret (`SECRET_PATTERNS`: provider keys, tokens,
+ * JWTs) or is a PEM private key block (`PatternRedactor`). A chunk ending in what could be the start of a
+ * secret keeps that ending back until the next chunk arrives, so a value split across two chunks is still
+ * caught. Redaction is hygiene, not a boundary: a coder that wants to leak a key can encode it some other
+ * way; the sandbox is what keeps keys out of its reach.
  */
 export class SecretRedactor {
   private readonly pattern: RegExp | undefined;
   private readonly replacements = new Map<string, string>();
   private readonly holdBack: number;
+  private readonly shapes = new PatternRedactor();
   private pending = '';
 
   constructor(secrets: readonly Secret[]) {
@@ -45,8 +50,12 @@ export class SecretRedactor {
 
   /** Redacts a whole text at once (argv, a message). */
   redact(text: string): string {
-    if (this.pattern === undefined) return text;
-    return text.replace(this.pattern, (match) => this.replacements.get(match) ?? match);
+    const known =
+      this.pattern === undefined
+        ? text
+        : text.replace(this.pattern, (match) => this.replacements.get(match) ?? match);
+    const shapes = new PatternRedactor();
+    return shapes.push(known) + shapes.flush();
   }
 
   /**
@@ -54,6 +63,10 @@ export class SecretRedactor {
    * start of a secret is held back, so ordinary output (a progress line) passes on at once.
    */
   push(text: string): string {
+    return this.shapes.push(this.pushKnown(text));
+  }
+
+  private pushKnown(text: string): string {
     if (this.pattern === undefined) return text;
     const combined = this.pending + text;
     let output = '';
@@ -86,8 +99,11 @@ export class SecretRedactor {
 
   /** Returns whatever is still held back, redacted; call once at the end of the stream. */
   flush(): string {
-    const rest = this.redact(this.pending);
+    const rest =
+      this.pattern === undefined
+        ? this.pending
+        : this.pending.replace(this.pattern, (match) => this.replacements.get(match) ?? match);
     this.pending = '';
-    return rest;
+    return this.shapes.push(rest) + this.shapes.flush();
   }
 }

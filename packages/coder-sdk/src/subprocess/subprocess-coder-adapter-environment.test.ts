@@ -91,6 +91,36 @@ describe('SubprocessCoderAdapter environment and transcript', () => {
     expect(result.stderrTail).toBe('key in stderr [redacted FAKE_API_KEY]\n');
   });
 
+  it('keeps a private key and keys it found elsewhere out of the transcript and the events', async () => {
+    // What a prompt-injected coder does: print a signing key and someone else's token it came across.
+    const key = [
+      '-----BEGIN PRIVATE KEY-----',
+      'MC4CAQAwBQYDK2VwBCIEIFNOT-A-REAL-ED25519-KEY-BUT-SHAPED',
+      '-----END PRIVATE KEY-----',
+    ];
+    const token = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    writeFakeCli(
+      repository.binDirectory,
+      'fake-coder',
+      `const key = ${JSON.stringify(key.join('\n'))};
+       process.stdout.write('$ cat signing.key\\n');
+       for (const line of key.split('\\n')) process.stdout.write(line + '\\n');
+       process.stdout.write(JSON.stringify({ type: 'tool_result', output: key + '\\n', token: ${JSON.stringify(token)} }) + '\\n');`,
+    );
+    const request = makeRequest(repository);
+
+    await new FakeCoder().doRun(request);
+
+    const transcript = readFileSync(request.transcriptPath, 'utf8');
+    expect(transcript).toContain('$ cat signing.key\n[redacted private key]\n');
+    expect(transcript).toContain('"output":"[redacted private key]\\n","token":"[redacted github token]"');
+    const emitted = request.events.map((event) => (event.type === 'coder-output' ? event.text : '')).join('');
+    for (const text of [transcript, emitted]) {
+      expect(text).not.toContain('NOT-A-REAL');
+      expect(text).not.toContain(token);
+    }
+  });
+
   it('refuses a missing binary with CODER_NOT_INSTALLED and writes nothing', async () => {
     const request = makeRequest(repository);
 
