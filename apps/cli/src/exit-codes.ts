@@ -49,6 +49,11 @@ const HALT_CODES: ReadonlySet<string> = new Set([
   'AUDIT_LOG_REPLACED',
   'AUDIT_LOG_BEHIND_CHECKPOINT',
   'AUDIT_LOG_REWRITTEN',
+  // A log whose chain no longer verifies (an edited event): refused before a job exists.
+  'AUDIT_CHAIN_INVALID',
+  // The repository guard found what a coder or gate changed (a job's `failed` result never has it, but an
+  // embedder's error may).
+  'REPOSITORY_TAMPERED',
 ]);
 
 /** Families of bad-input codes: `PROTOCOL_INVALID`, `CONFIG_KEY_INVALID`, `BASE_BRANCH_REQUIRED`… */

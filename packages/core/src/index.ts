@@ -4,15 +4,50 @@
 
 export {
   AUDIT_CHECKPOINT_REF,
+  type AuditAnchorCheck,
+  type AuditAnchorSnapshot,
   type AuditCheckpoint,
+  AuditLogBehindCheckpointError,
+  AuditLogMissingError,
+  AuditLogReplacedError,
+  type AuditResetOptions,
+  AuditResetRefusedError,
+  type AuditResetResult,
+  type AuditTamperFinding,
   AuditTrail,
+  type AuditTrailOptions,
   appendCheckpointToRef,
+  archivedAuditLogPath,
   auditLogPath,
+  checkAuditAnchors,
+  checkpointStoreDirectory,
   checkpointStorePath,
   loadOrCreateSigningKey,
   readCheckpointsFromRef,
+  remoteAuditRef,
+  repositoryCheckpointStorePath,
   signingKeyDirectory,
+  snapshotAuditAnchors,
 } from './audit-trail/index.js';
+export {
+  describeTamperFinding,
+  RepositoryGuard,
+  RepositoryTamperedError,
+  type TamperFinding,
+} from './guard/index.js';
+export {
+  type ForeignBaseCommit,
+  type RecoveredLanding,
+  recoverInterruptedLandings,
+} from './landing/index.js';
+export {
+  detectSandbox,
+  resolveSandboxSetting,
+  type SandboxAvailability,
+  type SandboxMode,
+  type SandboxSetting,
+  SandboxUnavailableError,
+} from './sandbox/index.js';
 export {
   type CoderModelMatch,
   type CoderNameSource,
@@ -313,6 +348,7 @@ export {
   type JobEnding,
   loadRunContext,
   lookUpCoderCredentials,
+  ModeCannotChangeCodeError,
   ModeUnknownError,
   RUNTIME_EXCLUSIONS,
   type RunContext,

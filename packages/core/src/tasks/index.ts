@@ -5,6 +5,7 @@ export {
   exportJobAttestation,
   type RepositoryAuditVerification,
   readRepositoryAudit,
+  resetRepositoryAudit,
   verifyRepositoryAudit,
 } from './audit-tasks.js';
 export { diffJob, type JobDiff } from './diff-job.js';

@@ -18,9 +18,11 @@ export async function recordJobDecision(
 ): Promise<JobState> {
   const trail = await AuditTrail.open({
     repositoryRoot: scope.repositoryRoot,
+    gitCommonDirectory: scope.gitCommonDirectory,
     snodoHome: scope.snodoHome,
     actor: scope.actor,
     createdBy: 'snodo',
+    remote: scope.config.audit?.remote,
   });
   try {
     await trail.append(options.type, options.data, { job: options.jobId, actor: scope.actor });
