@@ -1,9 +1,11 @@
+export { alternateObjectDirectories } from './alternate-object-directories.js';
 export { commitTree } from './commit-tree.js';
 export { type CommitWithMessageOptions, commitWithMessage } from './commit-with-message.js';
 export { compareAndSwapReference } from './compare-and-swap-reference.js';
 export { type CurrentBranch, currentBranch } from './current-branch.js';
 export { type DiffNameStatusEntry, diffNameStatus, parseNameStatus } from './diff-name-status.js';
 export { diffPatch } from './diff-patch.js';
+export { fetchCommit } from './fetch-commit.js';
 export { type GitOptions, type GitResult, git, hardeningArguments } from './git.js';
 export { GitCommandError } from './git-command-error.js';
 export { gitEnvironment } from './git-environment.js';
@@ -16,6 +18,7 @@ export {
 export { listWorktrees, parseWorktreeList, type WorktreeEntry } from './list-worktrees.js';
 export { type MergeTreesResult, mergeTrees } from './merge-trees.js';
 export { NotAGitRepositoryError } from './not-a-git-repository-error.js';
+export { type ObjectFormat, objectFormat } from './object-format.js';
 export { findGitCommonDirectory, findGitDirectory, findRepositoryRoot } from './repository-paths.js';
 export { isAncestor, resolveCommit, revParse } from './rev-parse.js';
 export {

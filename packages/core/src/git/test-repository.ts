@@ -66,7 +66,9 @@ export interface TestRepository {
 }
 
 /** Create a repository on `branch` (default `trunk`) with one commit holding `README.md`. */
-export function createTestRepository(options: { branch?: string; name?: string } = {}): TestRepository {
+export function createTestRepository(
+  options: { branch?: string; name?: string; objectFormat?: 'sha1' | 'sha256' } = {},
+): TestRepository {
   const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'snodo-git-test-'));
   const root = path.join(temporaryDirectory, options.name ?? 'project');
   const worktreesDirectory = path.join(temporaryDirectory, 'worktrees');
@@ -90,7 +92,12 @@ export function createTestRepository(options: { branch?: string; name?: string }
     git(['commit', '--quiet', '--allow-empty', '-m', message], cwd);
     return git(['rev-parse', 'HEAD'], cwd);
   };
-  git(['init', '--quiet', `--initial-branch=${options.branch ?? 'trunk'}`]);
+  git([
+    'init',
+    '--quiet',
+    `--initial-branch=${options.branch ?? 'trunk'}`,
+    `--object-format=${options.objectFormat ?? 'sha1'}`,
+  ]);
   commit('initial', { 'README.md': 'hello\n' });
   return {
     temporaryDirectory,
