@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestRepository,
   type TestRepository,
+  testIdentity,
   useIsolatedGitConfiguration,
 } from '../git/test-repository.js';
 import { BaseBranchNotFoundError } from './base-branch-not-found-error.js';
@@ -29,7 +30,7 @@ afterEach(() => {
 });
 
 describe('createTaskWorkspace', { timeout: 30_000 }, () => {
-  it('creates a locked worktree on snodo/<job>-<slug> off the checked-out branch "trunk"', async () => {
+  it('creates a workspace repository on snodo/<job>-<slug> off the checked-out branch "trunk"', async () => {
     const target = repository({ branch: 'trunk' });
     const baseCommit = target.revParse('trunk');
     const canary = path.join(target.temporaryDirectory, 'post-checkout-ran');
@@ -40,35 +41,96 @@ describe('createTaskWorkspace', { timeout: 30_000 }, () => {
         mode: 0o755,
       },
     );
+    // A template directory of the user's would put its hooks into every new repository.
+    const template = path.join(target.temporaryDirectory, 'template');
+    mkdirSync(path.join(template, 'hooks'), { recursive: true });
+    writeFileSync(path.join(template, 'hooks', 'pre-commit'), `#!/bin/sh\ntouch '${canary}'\n`, {
+      mode: 0o755,
+    });
+    target.git(['config', '--global', 'init.templateDir', template]);
+    target.write({ '.git/info/exclude': 'secret-notes.txt\n' });
     const workspace = await createTaskWorkspace({
       repositoryRoot: target.root,
       jobId: 'j_k3x9',
       task: 'Add rate limiting to the login route',
       worktreesDirectory: target.worktreesDirectory,
     });
+    target.git(['config', '--global', '--unset', 'init.templateDir']);
     expect(workspace).toMatchObject({
       branch: 'snodo/j_k3x9-add-rate-limiting-to-the-login-route',
       baseBranch: 'trunk',
       baseRef: 'refs/heads/trunk',
       baseCommit,
       baseSource: 'checkout',
+      layout: 'repository',
       isolated: true,
     });
-    expect(path.dirname(path.dirname(workspace.worktreePath))).toBe(target.worktreesDirectory);
-    expect(path.basename(workspace.worktreePath)).toBe('j_k3x9');
-    expect(path.basename(path.dirname(workspace.worktreePath))).toMatch(/^project-[0-9a-f]{10}$/);
-    expect(target.read('README.md', workspace.worktreePath)).toBe('hello\n');
-    expect(target.git(['symbolic-ref', 'HEAD'], workspace.worktreePath)).toBe(
-      `refs/heads/${workspace.branch}`,
+    const ws = workspace.worktreePath;
+    expect(path.dirname(path.dirname(ws))).toBe(target.worktreesDirectory);
+    expect(path.basename(ws)).toBe('j_k3x9');
+    expect(path.basename(path.dirname(ws))).toMatch(/^project-[0-9a-f]{10}$/);
+    expect(target.read('README.md', ws)).toBe('hello\n');
+    expect(target.git(['symbolic-ref', 'HEAD'], ws)).toBe(`refs/heads/${workspace.branch}`);
+    expect(target.revParse('HEAD', ws)).toBe(baseCommit);
+    expect(target.git(['status', '--porcelain'], ws)).toBe('');
+    // Its own repository: refs, config, hooks and info are not the user's; objects come through the alternate.
+    expect(target.git(['rev-parse', '--path-format=absolute', '--git-common-dir'], ws)).toBe(
+      path.join(ws, '.git'),
     );
-    const listing = target.git(['worktree', 'list', '--porcelain']);
-    expect(listing).toContain(
-      `worktree ${workspace.worktreePath}\nHEAD ${baseCommit}\nbranch refs/heads/${workspace.branch}\nlocked snodo job j_k3x9 pid ${process.pid}`,
+    expect(target.read('.git/objects/info/alternates', ws)).toBe(
+      `${path.join(target.root, '.git', 'objects')}\n`,
     );
+    expect(readdirSync(path.join(ws, '.git', 'objects')).sort()).toEqual(['info', 'pack']);
+    expect(readdirSync(path.join(ws, '.git', 'hooks'))).toEqual([]);
+    expect(target.git(['branch', '--format=%(refname:short)'], ws)).toBe(workspace.branch);
+    expect(target.git(['config', 'user.name'], ws)).toBe(testIdentity.name);
+    expect(target.git(['config', '--file', path.join(ws, '.git', 'config'), 'user.email'])).toBe(
+      testIdentity.email,
+    );
+    expect(target.read('.git/info/exclude', ws)).toContain('secret-notes.txt');
+    target.write({ 'secret-notes.txt': 'mine\n' }, ws);
+    expect(target.git(['status', '--porcelain'], ws)).toBe('');
+    expect(JSON.parse(target.read('.git/snodo-workspace.json', ws))).toMatchObject({
+      kind: 'task-workspace',
+      jobId: 'j_k3x9',
+      branch: workspace.branch,
+      baseRef: 'refs/heads/trunk',
+      baseCommit,
+      gitCommonDirectory: path.join(target.root, '.git'),
+      pid: process.pid,
+    });
+    // The user sees the task branch in their repository, and nothing else changed there.
+    expect(target.revParse(`refs/heads/${workspace.branch}`)).toBe(baseCommit);
+    expect(target.git(['worktree', 'list', '--porcelain']).split('\n\n')).toHaveLength(1);
     expect(existsSync(canary)).toBe(false);
-    // The user's checkout is untouched: still on trunk, nothing new in git status.
     expect(target.git(['symbolic-ref', 'HEAD'])).toBe('refs/heads/trunk');
     expect(target.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('starts from a "develop" checkout and keeps the base out of the workspace repository', async () => {
+    const target = repository({ branch: 'develop' });
+    const developTip = target.commit('on develop', { 'develop.txt': 'd\n' });
+    const workspace = await createTaskWorkspace({
+      repositoryRoot: target.root,
+      jobId: 'j_dev',
+      task: 'on develop',
+      worktreesDirectory: target.worktreesDirectory,
+    });
+    expect(workspace).toMatchObject({
+      baseBranch: 'develop',
+      baseRef: 'refs/heads/develop',
+      baseCommit: developTip,
+    });
+    expect(target.read('develop.txt', workspace.worktreePath)).toBe('d\n');
+    // Only the task branch is a ref there: a coder's `git update-ref refs/heads/develop` changes nothing of yours.
+    expect(target.git(['for-each-ref', '--format=%(refname)'], workspace.worktreePath)).toBe(
+      `refs/heads/${workspace.branch}`,
+    );
+    target.git(['update-ref', 'refs/heads/develop', developTip], workspace.worktreePath);
+    target.commit('coder commit', { 'x.txt': 'x\n' }, workspace.worktreePath);
+    target.git(['update-ref', 'refs/heads/develop', 'HEAD'], workspace.worktreePath);
+    expect(target.revParse('develop')).toBe(developTip);
+    expect(target.revParse(`refs/heads/${workspace.branch}`)).toBe(developTip);
   });
 
   it('asks for --base on a detached HEAD, and works once one is given', async () => {
@@ -154,10 +216,10 @@ describe('createTaskWorkspace', { timeout: 30_000 }, () => {
     expect(readdirSync(target.temporaryDirectory).sort()).toEqual(['project', 'worktrees']);
   });
 
-  it('creates many workspaces of one repository at once (regression: a concurrent prune ate a half-made worktree)', async () => {
+  it('creates 8 workspaces of one repository at once (regression: a concurrent prune ate a half-made worktree)', async () => {
     const target = repository();
     const created = await Promise.all(
-      [1, 2, 3, 4, 5, 6].map((index) =>
+      [1, 2, 3, 4, 5, 6, 7, 8].map((index) =>
         createTaskWorkspace({
           repositoryRoot: target.root,
           jobId: `j_parallel${index}`,
@@ -166,8 +228,14 @@ describe('createTaskWorkspace', { timeout: 30_000 }, () => {
         }),
       ),
     );
-    for (const workspace of created) expect(target.read('README.md', workspace.worktreePath)).toBe('hello\n');
-    expect(target.git(['worktree', 'list']).split('\n')).toHaveLength(7);
+    for (const workspace of created) {
+      expect(target.read('README.md', workspace.worktreePath)).toBe('hello\n');
+      expect(target.git(['status', '--porcelain'], workspace.worktreePath)).toBe('');
+    }
+    expect(new Set(created.map((workspace) => workspace.worktreePath)).size).toBe(8);
+    expect(target.git(['branch', '--list', 'snodo/*', '--format=%(refname:short)']).split('\n')).toHaveLength(
+      8,
+    );
   });
 
   it('keeps two repositories with the same folder name apart', async () => {
@@ -188,7 +256,8 @@ describe('createTaskWorkspace', { timeout: 30_000 }, () => {
     });
     expect(one.worktreePath).not.toBe(two.worktreePath);
     expect(path.basename(path.dirname(one.worktreePath))).toMatch(/^app-/);
-    second.git(['worktree', 'remove', '--force', '--force', two.worktreePath]);
+    expect(first.read('.git/objects/info/alternates', one.worktreePath)).toContain(first.root);
+    expect(second.read('.git/objects/info/alternates', two.worktreePath)).toContain(second.root);
   });
 
   it('fails with ISOLATION_FAILED (never a silent fallback) and leaves no branch behind', async () => {
@@ -209,6 +278,19 @@ describe('createTaskWorkspace', { timeout: 30_000 }, () => {
     expect(again.code).toBe('ISOLATION_FAILED');
     expect(again.message).toContain(first.worktreePath);
     expect(target.git(['branch', '--list', 'snodo/j_dup-second'])).toBe('');
+    expect(target.revParse(`refs/heads/${first.branch}`)).toBe(first.baseCommit);
+
+    // A failure after the task branch was made (here: its directory cannot be created) removes the branch.
+    const blocked = path.join(target.temporaryDirectory, 'blocked');
+    writeFileSync(blocked, 'not a directory\n');
+    const halfway = await createTaskWorkspace({
+      repositoryRoot: target.root,
+      jobId: 'j_halfway',
+      task: 'halfway',
+      worktreesDirectory: path.join(blocked, 'worktrees'),
+    }).catch((caught) => caught);
+    expect(IsolationFailedError.isInstance(halfway)).toBe(true);
+    expect(target.git(['branch', '--list', 'snodo/j_halfway*'])).toBe('');
 
     const inside = await createTaskWorkspace({
       repositoryRoot: target.root,
@@ -219,45 +301,6 @@ describe('createTaskWorkspace', { timeout: 30_000 }, () => {
     expect(IsolationFailedError.isInstance(inside)).toBe(true);
     expect(inside.message).toContain('inside the repository');
     expect(existsSync(path.join(target.root, '.snodo'))).toBe(false);
-  });
-
-  it('undoes the worktree when submodule initialisation fails, and initialises working submodules', async () => {
-    const library = repository({ name: 'library' });
-    const target = repository();
-    target.git([
-      '-c',
-      'protocol.file.allow=always',
-      'submodule',
-      'add',
-      '--quiet',
-      library.root,
-      'vendor/library',
-    ]);
-    target.git(['commit', '--quiet', '-m', 'add submodule']);
-    const workspace = await createTaskWorkspace({
-      repositoryRoot: target.root,
-      jobId: 'j_sub',
-      task: 'with submodule',
-      worktreesDirectory: target.worktreesDirectory,
-    });
-    expect(target.read('vendor/library/README.md', workspace.worktreePath)).toBe('hello\n');
-
-    writeFileSync(
-      path.join(target.root, '.gitmodules'),
-      '[submodule "vendor/library"]\n\tpath = vendor/library\n\turl = /nonexistent/repository\n',
-    );
-    target.git(['commit', '--quiet', '-am', 'break the submodule url']);
-    target.git(['config', '--remove-section', 'submodule.vendor/library']);
-    const error = await createTaskWorkspace({
-      repositoryRoot: target.root,
-      jobId: 'j_broken',
-      task: 'broken submodule',
-      worktreesDirectory: target.worktreesDirectory,
-    }).catch((caught) => caught);
-    expect(IsolationFailedError.isInstance(error)).toBe(true);
-    expect(error.message).toContain('submodule');
-    expect(target.git(['branch', '--list', 'snodo/j_broken*'])).toBe('');
-    expect(target.git(['worktree', 'list'])).not.toContain('j_broken');
   });
 });
 

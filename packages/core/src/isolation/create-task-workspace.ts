@@ -1,22 +1,26 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { compareAndSwapReference } from '../git/compare-and-swap-reference.js';
 import { git } from '../git/git.js';
 import { GitCommandError } from '../git/git-command-error.js';
+import { resolveGitIdentity } from '../git/git-identity.js';
+import { objectFormat } from '../git/object-format.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
 import { resolveCommit } from '../git/rev-parse.js';
+import { initializeWorkspaceRepository } from './initialize-workspace-repository.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { canonicalPath, isPathInside } from './path-inside.js';
 import { projectDirectoryName } from './project-directory-name.js';
-import { withRepositoryMergeLock, worktreeLockFileName } from './repository-merge-lock.js';
+import { removeDirectory } from './remove-directory.js';
+import { readRepositorySettings } from './repository-settings.js';
 import { resolveBaseBranch } from './resolve-base-branch.js';
 import { taskBranchName } from './task-branch-name.js';
-import { workspaceLockReason } from './workspace-lock-reason.js';
 
 /** Options of `createTaskWorkspace`. */
 export interface CreateTaskWorkspaceOptions {
   /** A directory inside the user's repository (usually its root). */
   readonly repositoryRoot: string;
-  /** The job id (`j_…`): names the worktree directory and the branch. */
+  /** The job id (`j_…`): names the workspace directory and the branch. */
   readonly jobId: string;
   /** The task text; its first words make the branch readable. Untrusted. */
   readonly task: string;
@@ -24,17 +28,26 @@ export interface CreateTaskWorkspaceOptions {
   readonly base?: string | undefined;
   /** `execution.base_branch` from the protocol. Used when `base` is absent. */
   readonly configuredBase?: string | undefined;
-  /** Where snodo keeps worktrees (`$SNODO_HOME/worktrees`): persistent, outside every repository. */
+  /** Where snodo keeps workspaces (`$SNODO_HOME/worktrees`): persistent, outside every repository. */
   readonly worktreesDirectory: string;
   /** Run `git submodule update --init --recursive` when the repository has `.gitmodules`. Default `true`. */
   readonly initializeSubmodules?: boolean;
 }
 
-/** An isolated workspace for one job: a locked git worktree on its own branch. */
+/**
+ * How a task workspace is laid out on disk.
+ * - `repository`: its own git repository borrowing the user's objects read-only (what snodo creates).
+ * - `worktree`: a linked worktree of the user's repository, made by earlier versions; still listed,
+ *   landed and removed, but it cannot be sandboxed (it shares the user's refs, config and hooks).
+ *   Jobs kept by an earlier snodo still have one.
+ */
+export type TaskWorkspaceLayout = 'repository' | 'worktree';
+
+/** An isolated workspace for one job, on its own task branch. */
 export interface TaskWorkspace {
-  /** Absolute path of the worktree: `<worktreesDirectory>/<project>/<jobId>`. The coder runs here. */
+  /** Absolute path of the workspace: `<worktreesDirectory>/<project>/<jobId>`. The coder runs here. */
   readonly worktreePath: string;
-  /** The task branch, `snodo/<jobId>-<slug>`. */
+  /** The task branch, `snodo/<jobId>-<slug>`, in the workspace and in the user's repository. */
   readonly branch: string;
   /** The base's short name, e.g. `trunk`. */
   readonly baseBranch: string;
@@ -44,16 +57,20 @@ export interface TaskWorkspace {
   readonly baseCommit: string;
   /** Where the base came from: the `--base` flag, the protocol, or the checkout. */
   readonly baseSource: 'flag' | 'protocol' | 'checkout';
-  /** `true`: a separate worktree (see `useCurrentCheckout` for `false`). */
+  /** How the workspace is laid out; `state.json` records it as `isolation.mode`. */
+  readonly layout: TaskWorkspaceLayout;
+  /** `true`: a separate workspace (see `useCurrentCheckout` for `false`). */
   readonly isolated: true;
 }
 
 /**
- * Create the job's worktree: resolve the base, name the branch, prune stale registrations, then
- * `git worktree add --lock -b <branch> <path> <baseCommit>` (locked with a reason naming snodo and the job
- * so `git worktree prune` leaves it alone while the job is live), and initialise submodules. Any failure
- * undoes what this call created and throws `IsolationFailedError` with git's message: snodo never falls
- * back to running without isolation. Base errors are `BaseBranchRequiredError` / `BaseBranchNotFoundError`.
+ * Create the job's workspace (SPEC §6, §12): resolve the base, name the branch, create the task branch
+ * in the user's repository at the base commit (create-only, so a name collision fails instead of
+ * reusing a branch), then a repository of its own at `<worktreesDirectory>/<project>/<jobId>` on the same
+ * branch (see `initializeWorkspaceRepository`). The coder commits there; `importTaskBranch` brings each
+ * attempt's commit back. Any failure undoes what this call created and throws `IsolationFailedError` with
+ * git's message: snodo never falls back to running without isolation. Base errors are
+ * `BaseBranchRequiredError` / `BaseBranchNotFoundError`.
  */
 export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): Promise<TaskWorkspace> {
   const refuse = (message: string, cause?: unknown): IsolationFailedError =>
@@ -71,6 +88,7 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
     configuredBase: options.configuredBase,
   });
   const branch = await taskBranchName({ cwd: repositoryRoot, jobId: options.jobId, task: options.task });
+  const taskRef = `refs/heads/${branch}`;
   const worktreePath = path.join(
     canonicalPath(options.worktreesDirectory),
     projectDirectoryName(commonDirectory),
@@ -89,7 +107,7 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
         'would then be part of the project. Point the worktrees directory (SNODO_HOME) outside the repository.',
     );
   }
-  if (await resolveCommit(repositoryRoot, `refs/heads/${branch}`)) {
+  if (await resolveCommit(repositoryRoot, taskRef)) {
     throw refuse(`The branch ${branch} already exists; snodo never reuses or deletes an existing branch.`);
   }
   if (existsSync(worktreePath)) {
@@ -97,49 +115,53 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
       `${worktreePath} already exists. It may belong to an earlier job with this id; inspect it, or clean up with \`snodo task prune\`.`,
     );
   }
-
-  let added = false;
+  const [format, identity, settings] = await Promise.all([
+    objectFormat(repositoryRoot),
+    resolveGitIdentity(repositoryRoot),
+    readRepositorySettings(repositoryRoot),
+  ]);
+  const cleanup = { branchCreated: false, directoryCreated: false };
   try {
+    cleanup.branchCreated = await compareAndSwapReference({
+      cwd: repositoryRoot,
+      reference: taskRef,
+      next: base.baseCommit,
+      // An empty old value means "must not exist": the branch is created, never overwritten.
+      expected: '',
+      reflogMessage: `snodo: task branch of job ${options.jobId} from ${base.baseBranch}`,
+    });
+    if (!cleanup.branchCreated) throw new Error(`the branch ${branch} was created by someone else meanwhile`);
     await fs.mkdir(path.dirname(worktreePath), { recursive: true });
-    await withRepositoryMergeLock(
-      {
-        gitCommonDirectory: commonDirectory,
-        jobId: options.jobId,
-        fileName: worktreeLockFileName,
-        purpose: 'worktree creation in this repository',
-      },
-      async () => {
-        // NOTE: a registration whose directory vanished (a crash, a cleaner) blocks reusing its path and
-        // name, so prune first. But prune deletes the half-written registration of an `add` running at the
-        // same moment (seen in tests: "could not open .git/worktrees/<id>/gitdir"), hence the lock.
-        await git(['worktree', 'prune'], { cwd: repositoryRoot });
-        await git(
-          [
-            'worktree',
-            'add',
-            '--lock',
-            '--reason',
-            workspaceLockReason(options.jobId),
-            '-b',
-            branch,
-            worktreePath,
-            base.baseCommit,
-          ],
-          { cwd: repositoryRoot },
-        );
-        added = true;
-      },
-    );
-    if (options.initializeSubmodules !== false && existsSync(path.join(worktreePath, '.gitmodules'))) {
-      await git(['submodule', 'update', '--init', '--recursive'], { cwd: worktreePath });
-    }
+    // `mkdir` without `recursive` fails if another process took the path meanwhile.
+    await fs.mkdir(worktreePath);
+    cleanup.directoryCreated = true;
+    await initializeWorkspaceRepository({
+      repositoryRoot,
+      gitCommonDirectory: canonicalPath(commonDirectory),
+      worktreePath,
+      jobId: options.jobId,
+      branch,
+      baseBranch: base.baseBranch,
+      baseRef: base.baseRef,
+      baseCommit: base.baseCommit,
+      objectFormat: format,
+      identity,
+      settings,
+      initializeSubmodules: options.initializeSubmodules !== false,
+    });
   } catch (error) {
-    const cleanup = added ? await undoWorktree(repositoryRoot, worktreePath, branch, base.baseCommit) : '';
+    const undone = await undoWorkspace({
+      repositoryRoot,
+      worktreePath,
+      taskRef,
+      baseCommit: base.baseCommit,
+      ...cleanup,
+    });
     const detail = GitCommandError.isInstance(error)
       ? error.message
       : String((error as Error)?.message ?? error);
     throw refuse(
-      `Could not create the task worktree ${worktreePath} on ${branch} from ${base.baseBranch}: ${detail}${cleanup}`,
+      `Could not create the task workspace ${worktreePath} on ${branch} from ${base.baseBranch}: ${detail}${undone}`,
       error,
     );
   }
@@ -150,23 +172,28 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
     baseRef: base.baseRef,
     baseCommit: base.baseCommit,
     baseSource: base.source,
+    layout: 'repository',
     isolated: true,
   };
 }
 
-/** Remove the worktree and branch this very call created (nothing else exists in them yet). */
-async function undoWorktree(
-  repositoryRoot: string,
-  worktreePath: string,
-  branch: string,
-  baseCommit: string,
-): Promise<string> {
+/** Remove the workspace and branch this very call created (nothing else exists in them yet). */
+async function undoWorkspace(options: {
+  repositoryRoot: string;
+  worktreePath: string;
+  taskRef: string;
+  baseCommit: string;
+  branchCreated: boolean;
+  directoryCreated: boolean;
+}): Promise<string> {
   try {
-    // NOTE: a locked worktree needs --force twice.
-    await git(['worktree', 'remove', '--force', '--force', worktreePath], { cwd: repositoryRoot });
-    await git(['update-ref', '-d', `refs/heads/${branch}`, baseCommit], { cwd: repositoryRoot });
+    if (options.directoryCreated) await removeDirectory(options.worktreePath);
+    if (options.branchCreated) {
+      // Delete exactly the value created: if anything moved the branch meanwhile, git refuses.
+      await git(['update-ref', '-d', options.taskRef, options.baseCommit], { cwd: options.repositoryRoot });
+    }
     return '';
   } catch (error) {
-    return ` (cleaning up also failed, remove ${worktreePath} and ${branch} by hand: ${(error as Error).message})`;
+    return ` (cleaning up also failed, remove ${options.worktreePath} and ${options.taskRef} by hand: ${(error as Error).message})`;
   }
 }

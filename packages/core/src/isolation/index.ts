@@ -1,3 +1,4 @@
+export { assertWorkspaceIntact } from './assert-workspace-intact.js';
 export { BaseBranchNotFoundError } from './base-branch-not-found-error.js';
 export { BaseBranchRequiredError } from './base-branch-required-error.js';
 export { overlappingPaths } from './base-checkout.js';
@@ -6,8 +7,14 @@ export {
   type CreateTaskWorkspaceOptions,
   createTaskWorkspace,
   type TaskWorkspace,
+  type TaskWorkspaceLayout,
 } from './create-task-workspace.js';
 export { ForeignWorkspaceError } from './foreign-workspace-error.js';
+export {
+  type ImportTaskBranchOptions,
+  type ImportTaskBranchResult,
+  importTaskBranch,
+} from './import-task-branch.js';
 export { IsolationFailedError } from './isolation-failed-error.js';
 export {
   type LandingOutcome,
@@ -40,8 +47,23 @@ export { type ResolvedBaseBranch, resolveBaseBranch } from './resolve-base-branc
 export { taskBranchName, taskBranchPrefix, taskSlug } from './task-branch-name.js';
 export { type CurrentCheckoutWorkspace, useCurrentCheckout } from './use-current-checkout.js';
 export {
+  type WorkspaceBranchMismatch,
+  WorkspaceBranchMismatchError,
+} from './workspace-branch-mismatch-error.js';
+export { workspaceBranchTip } from './workspace-branch-tip.js';
+export { shellWord, workspaceUpdateCommand } from './workspace-commands.js';
+export { WorkspaceLayoutUnsupportedError } from './workspace-layout-unsupported-error.js';
+export {
   type ParsedWorkspaceLockReason,
   parseWorkspaceLockReason,
   workspaceLockReason,
 } from './workspace-lock-reason.js';
+export {
+  readWorkspaceMarker,
+  type WorkspaceMarker,
+  workspaceMarkerFileName,
+  workspaceMarkerPath,
+} from './workspace-marker.js';
+export { workspaceSandboxMounts } from './workspace-sandbox-mounts.js';
+export { WorkspaceTamperedError } from './workspace-tampered-error.js';
 export { WorktreeDirtyError } from './worktree-dirty-error.js';

@@ -1,11 +1,14 @@
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../git/git.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
+import { isSameProcessAlive } from '../jobs/process-identity.js';
+import { assertWorkspaceIntact } from './assert-workspace-intact.js';
 import { ForeignWorkspaceError } from './foreign-workspace-error.js';
+import { IsolationFailedError } from './isolation-failed-error.js';
 import { listTaskWorkspaces, type TaskWorkspaceEntry } from './list-task-workspaces.js';
 import { removeTaskWorkspace } from './remove-task-workspace.js';
-import { isProcessAlive } from './repository-merge-lock.js';
+import { WorkspaceTamperedError } from './workspace-tampered-error.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
 
 /** Options of `pruneTaskWorkspaces`. */
@@ -41,8 +44,12 @@ export interface PruneTaskWorkspaceResult {
   readonly jobId: string;
   /** `removed`, `would-remove` (dry run) or `skipped`. */
   readonly action: 'removed' | 'would-remove' | 'skipped';
-  /** Why it was skipped. */
-  readonly reason?: 'live' | 'too-recent' | 'dirty' | 'foreign-lock';
+  /**
+   * Why it was skipped: a live job, too recent, uncommitted changes or commits never imported (`dirty`),
+   * a lock someone else placed, or a workspace repository that is no longer the shape snodo made it
+   * (`tampered`: snodo runs no git there; remove it with force after a look).
+   */
+  readonly reason?: 'live' | 'too-recent' | 'dirty' | 'foreign-lock' | 'tampered';
   /** Removed, but the branch was kept (not merged without force, or checked out elsewhere). */
   readonly branchKept?: boolean;
 }
@@ -72,6 +79,10 @@ export async function pruneTaskWorkspaces(
       skip('live');
       continue;
     }
+    if (workspace.layout === 'repository' && !options.force && !isIntact(workspace.path)) {
+      skip('tampered');
+      continue;
+    }
     if (options.olderThanMs !== undefined && now - (await lastActivity(workspace)) < options.olderThanMs) {
       skip('too-recent');
       continue;
@@ -97,6 +108,9 @@ export async function pruneTaskWorkspaces(
     } catch (error) {
       if (WorktreeDirtyError.isInstance(error)) skip('dirty');
       else if (ForeignWorkspaceError.isInstance(error)) skip('foreign-lock');
+      else if (WorkspaceTamperedError.isInstance(error)) skip('tampered');
+      // Commits in a workspace repository that were never imported would be lost.
+      else if (IsolationFailedError.isInstance(error) && error.operation === 'remove') skip('dirty');
       else throw error;
     }
   }
@@ -106,10 +120,23 @@ export async function pruneTaskWorkspaces(
 async function isLive(workspace: TaskWorkspaceEntry, options: PruneTaskWorkspacesOptions): Promise<boolean> {
   if (options.isJobLive !== undefined && workspace.jobId !== undefined)
     return options.isJobLive(workspace.jobId);
-  return workspace.lockedBySnodo && workspace.lockPid !== undefined && isProcessAlive(workspace.lockPid);
+  return (
+    workspace.lockedBySnodo &&
+    workspace.lockPid !== undefined &&
+    isSameProcessAlive(workspace.lockPid, workspace.lockProcessStartTimeMs)
+  );
 }
 
-/** The newest of the last commit's date and the worktree index's modification time, in ms. */
+function isIntact(worktreePath: string): boolean {
+  try {
+    assertWorkspaceIntact({ worktreePath });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The newest of the last commit's date and the workspace index's modification time, in ms. */
 async function lastActivity(workspace: TaskWorkspaceEntry): Promise<number> {
   let latest = 0;
   if (workspace.head !== undefined && !workspace.missing) {
@@ -119,15 +146,24 @@ async function lastActivity(workspace: TaskWorkspaceEntry): Promise<number> {
     });
     latest = Number(date.stdout.trim()) * 1000 || 0;
   }
-  const gitFile = path.join(workspace.path, '.git');
-  if (existsSync(gitFile)) {
-    const pointer = (await fs.readFile(gitFile, 'utf8').catch(() => '')).match(/^gitdir: (.+)$/m)?.[1];
-    if (pointer !== undefined) {
-      const index = await fs
-        .stat(path.join(path.resolve(workspace.path, pointer.trim()), 'index'))
-        .catch(() => undefined);
-      if (index !== undefined) latest = Math.max(latest, index.mtimeMs);
-    }
-  }
+  const index = await fs
+    .stat(path.join(await gitDirectoryOf(workspace.path), 'index'))
+    .catch(() => undefined);
+  if (index !== undefined) latest = Math.max(latest, index.mtimeMs);
   return latest;
+}
+
+/** A workspace repository's `.git` directory, or the directory a linked worktree's `.git` file points to. */
+async function gitDirectoryOf(worktreePath: string): Promise<string> {
+  const dotGit = path.join(worktreePath, '.git');
+  const isDirectory = (() => {
+    try {
+      return lstatSync(dotGit).isDirectory();
+    } catch {
+      return false;
+    }
+  })();
+  if (isDirectory) return dotGit;
+  const pointer = (await fs.readFile(dotGit, 'utf8').catch(() => '')).match(/^gitdir: (.+)$/m)?.[1];
+  return pointer === undefined ? dotGit : path.resolve(worktreePath, pointer.trim());
 }

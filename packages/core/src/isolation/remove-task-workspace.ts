@@ -1,51 +1,56 @@
-import { existsSync, promises as fs } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { git } from '../git/git.js';
 import { listWorktrees } from '../git/list-worktrees.js';
-import { findRepositoryRoot } from '../git/repository-paths.js';
-import { isAncestor, resolveCommit } from '../git/rev-parse.js';
-import { workingTreeStatus } from '../git/working-tree-status.js';
+import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
+import { resolveCommit } from '../git/rev-parse.js';
 import { isBranchMerged } from './branch-merged.js';
 import { ForeignWorkspaceError } from './foreign-workspace-error.js';
-import { IsolationFailedError } from './isolation-failed-error.js';
 import { canonicalPath, isPathInside } from './path-inside.js';
+import { removeDirectory } from './remove-directory.js';
+import { removeLinkedWorktree } from './remove-linked-worktree.js';
+import { removeRepositoryWorkspace } from './remove-repository-workspace.js';
 import { taskBranchPrefix } from './task-branch-name.js';
-import { parseWorkspaceLockReason } from './workspace-lock-reason.js';
-import { WorktreeDirtyError } from './worktree-dirty-error.js';
+import { readWorkspaceMarker } from './workspace-marker.js';
 
 /** Options of `removeTaskWorkspace`. */
 export interface RemoveTaskWorkspaceOptions {
   /** A directory inside the user's repository. */
   readonly repositoryRoot: string;
-  /** snodo's worktrees directory; the worktree must lie under it. */
+  /** snodo's worktrees directory; the workspace must lie under it. */
   readonly worktreesDirectory: string;
-  /** The task worktree to remove. */
+  /** The task workspace to remove. */
   readonly worktreePath: string;
   /** The task branch; must start with `snodo/`. */
   readonly branch: string;
   /** The base the branch was meant for; the branch is deleted only when merged into it. Without it, merged into any non-snodo branch. */
   readonly baseRef?: string | undefined;
-  /** Discard uncommitted changes and delete an unmerged branch. Never overrides a foreign lock or ownership. */
+  /**
+   * Discard uncommitted changes, commits never imported from the workspace, and an unmerged branch. Never
+   * overrides a foreign lock or ownership.
+   */
   readonly force?: boolean;
 }
 
 /** What `removeTaskWorkspace` did. */
 export interface RemoveTaskWorkspaceResult {
-  /** The worktree (registration and directory) is gone. */
+  /** The workspace (directory, and registration for a linked worktree) is gone. */
   readonly worktreeRemoved: boolean;
   /** The task branch was deleted. */
   readonly branchDeleted: boolean;
   /** Why the branch was kept: not merged (use force), already gone, or checked out in another worktree. */
   readonly branchKeptReason?: 'not-merged' | 'missing' | 'checked-out';
-  /** Why the worktree was kept: a leftover directory git does not know, removed only with force. */
+  /** Why the workspace was kept: a leftover directory that is not snodo's, removed only with force. */
   readonly worktreeKeptReason?: 'unregistered-directory';
 }
 
 /**
- * Remove a task worktree and, when merged (or `force`), its branch. Refuses with `ForeignWorkspaceError`
- * anything snodo did not create (branch outside `snodo/`, path outside the worktrees directory, a lock
- * placed by someone else); refuses with `WorktreeDirtyError` a worktree with uncommitted changes unless
- * `force`. The caller (abandon, prune, a successful run) decides that the job is no longer live.
+ * Remove a task workspace and, when merged (or `force`), its branch in the user's repository. Handles
+ * both layouts: a workspace repository recognised by its marker (see `removeRepositoryWorkspace`), and a
+ * linked worktree registered by an earlier snodo (`git worktree list`; see `removeLinkedWorktree`).
+ * Refuses with `ForeignWorkspaceError` anything snodo did not create (branch outside `snodo/`, path
+ * outside the worktrees directory, a marker or lock naming someone else); refuses with
+ * `WorktreeDirtyError` a workspace with uncommitted changes unless `force`. The caller (abandon, prune, a
+ * successful run) decides that the job is no longer live.
  */
 export async function removeTaskWorkspace(
   options: RemoveTaskWorkspaceOptions,
@@ -53,6 +58,7 @@ export async function removeTaskWorkspace(
   const repositoryRoot = await findRepositoryRoot(options.repositoryRoot);
   const worktreePath = canonicalPath(options.worktreePath);
   const taskRef = `refs/heads/${options.branch}`;
+  const force = options.force === true;
   const foreign = (reason: string): ForeignWorkspaceError =>
     new ForeignWorkspaceError({ worktreePath, branch: options.branch, reason });
   if (!options.branch.startsWith(taskBranchPrefix))
@@ -62,39 +68,29 @@ export async function removeTaskWorkspace(
     throw foreign(`the path is not under snodo's worktrees directory ${worktreesDirectory}`);
   }
 
-  const worktrees = await listWorktrees(repositoryRoot);
-  const entry = worktrees.find(
+  const entry = (await listWorktrees(repositoryRoot)).find(
     (worktree) => !worktree.isMain && canonicalPath(worktree.path) === worktreePath,
   );
+  const marker = entry === undefined ? readWorkspaceMarker(worktreePath) : undefined;
   let worktreeRemoved = false;
   let worktreeKeptReason: RemoveTaskWorkspaceResult['worktreeKeptReason'];
   if (entry !== undefined) {
-    if (entry.ref !== undefined && entry.ref !== taskRef)
-      throw foreign(`it has ${entry.ref} checked out, not ${taskRef}`);
-    if (entry.locked && parseWorkspaceLockReason(entry.lockReason) === undefined) {
-      throw foreign(`it is locked by someone else (${entry.lockReason ?? 'no reason given'})`);
-    }
-    const present = existsSync(entry.path);
-    if (present && !options.force)
-      await assertNothingWouldBeLost(entry.path, entry.head, taskRef, repositoryRoot);
-    try {
-      if (entry.locked) await git(['worktree', 'unlock', entry.path], { cwd: repositoryRoot });
-      const forceFlag = options.force || (present && existsSync(path.join(entry.path, '.gitmodules')));
-      await git(['worktree', 'remove', ...(forceFlag ? ['--force'] : []), entry.path], {
-        cwd: repositoryRoot,
-      });
-      worktreeRemoved = true;
-    } catch (error) {
-      throw new IsolationFailedError({
-        operation: 'remove',
-        message: `Could not remove the worktree ${entry.path}: ${(error as Error).message}`,
-        cause: error,
-      });
-    }
+    worktreeRemoved = await removeLinkedWorktree({ repositoryRoot, entry, taskRef, force, foreign });
+  } else if (marker !== undefined) {
+    worktreeRemoved = await removeRepositoryWorkspace({
+      repositoryRoot,
+      gitCommonDirectory: canonicalPath(await findGitCommonDirectory(repositoryRoot)),
+      worktreePath,
+      marker,
+      branch: options.branch,
+      baseRef: options.baseRef,
+      force,
+      foreign,
+    });
   } else if (existsSync(worktreePath)) {
-    // A directory git does not know (left by a crash during creation): only force deletes it.
-    if (options.force) {
-      await fs.rm(worktreePath, { recursive: true, force: true });
+    // A directory without a marker or registration (a crash before either was written): only force.
+    if (force) {
+      await removeDirectory(worktreePath);
       worktreeRemoved = true;
     } else {
       worktreeKeptReason = 'unregistered-directory';
@@ -109,30 +105,6 @@ export async function removeTaskWorkspace(
     ...branch,
     ...(worktreeKeptReason === undefined ? {} : { worktreeKeptReason }),
   };
-}
-
-async function assertNothingWouldBeLost(
-  worktreePath: string,
-  head: string | undefined,
-  taskRef: string,
-  repositoryRoot: string,
-): Promise<void> {
-  const changes = await workingTreeStatus(worktreePath);
-  if (changes.length > 0) {
-    throw new WorktreeDirtyError({
-      worktreePath,
-      changedPaths: changes.map((change) => change.path),
-      purpose: 'remove',
-    });
-  }
-  // A detached HEAD with commits of its own would be lost with the worktree.
-  const tip = await resolveCommit(repositoryRoot, taskRef);
-  if (head !== undefined && tip !== undefined && !(await isAncestor(repositoryRoot, head, tip))) {
-    throw new IsolationFailedError({
-      operation: 'remove',
-      message: `${worktreePath} has commits (HEAD ${head.slice(0, 12)}) that are not on ${taskRef}; keep them on a branch, or pass --force to discard them.`,
-    });
-  }
 }
 
 async function removeBranch(

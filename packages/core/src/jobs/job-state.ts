@@ -127,7 +127,11 @@ export const jobStateSchema = z.object({
   attempts: z.array(attemptRecordSchema),
   isolation: z
     .object({
-      mode: z.enum(['worktree', 'none']),
+      /**
+       * `repository`: a workspace repository of its own (what snodo creates); `worktree`: a linked worktree
+       * made by an earlier snodo (still read for kept jobs); `none`: `--no-isolation`, the user's checkout.
+       */
+      mode: z.enum(['repository', 'worktree', 'none']),
       worktreePath: z.string(),
       branch: z.string(),
       baseRef: z.string(),

@@ -15,14 +15,19 @@ export interface AbandonResult {
   readonly state: JobState;
 }
 
-/** Removes a kept job's worktree and branch; shared by `abandon` and `prune`. */
+/**
+ * Removes a kept job's workspace (a workspace repository, or a linked worktree of an earlier snodo) and its
+ * branch; shared by `abandon` and `prune`. Commits made in the workspace and never imported go with it:
+ * discarding the job's work is what abandoning means.
+ */
 export async function discardJobWorkspace(
   scope: TaskScope,
   state: JobState,
   force: boolean,
 ): Promise<{ worktreeRemoved: boolean; branchDeleted: boolean }> {
   const isolation = state.isolation;
-  if (isolation?.mode !== 'worktree') return { worktreeRemoved: false, branchDeleted: false };
+  if (isolation === undefined || isolation.mode === 'none')
+    return { worktreeRemoved: false, branchDeleted: false };
   if (existsSync(isolation.worktreePath) && !force) {
     const dirty = await workingTreeStatus(isolation.worktreePath);
     if (dirty.length > 0) {

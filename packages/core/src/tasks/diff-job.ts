@@ -1,4 +1,5 @@
 import { type DiffNameStatusEntry, diffNameStatus, diffPatch, resolveCommit } from '../git/index.js';
+import { workspaceBranchTip } from '../isolation/index.js';
 import { readJobState } from '../jobs/index.js';
 import { JobActionRefusedError } from './job-action-refused-error.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
@@ -11,7 +12,10 @@ export interface JobDiff {
   readonly patch: string;
 }
 
-/** The diff `base..branch` of a job, read from the repository (works after the worktree is gone). */
+/**
+ * The diff `base..branch` of a job: the branch as its kept workspace repository has it, else as the
+ * user's repository has it (so it works after the workspace is gone).
+ */
 export async function diffJob(options: TaskCommandOptions & { jobId: string }): Promise<JobDiff> {
   const scope = await openTaskScope(options);
   const state = readJobState(scope.repositoryRoot, options.jobId);
@@ -23,7 +27,15 @@ export async function diffJob(options: TaskCommandOptions & { jobId: string }): 
       reason: 'it never got a workspace',
     });
   }
+  // A kept workspace repository may hold commits the user made there after the job stopped: show those,
+  // since `snodo task merge` would import and land them. It sees every commit of the repository too.
+  const workspaceTip =
+    isolation.mode === 'repository'
+      ? await workspaceBranchTip({ worktreePath: isolation.worktreePath, branch: isolation.branch })
+      : undefined;
+  const cwd = workspaceTip === undefined ? scope.repositoryRoot : isolation.worktreePath;
   const head =
+    workspaceTip ??
     (await resolveCommit(scope.repositoryRoot, `refs/heads/${isolation.branch}`)) ??
     state.landing?.mergeCommit ??
     state.attempts.at(-1)?.commit;
@@ -38,7 +50,7 @@ export async function diffJob(options: TaskCommandOptions & { jobId: string }): 
   return {
     baseCommit: from,
     headCommit: head,
-    files: await diffNameStatus({ cwd: scope.repositoryRoot, from, to: head }),
-    patch: await diffPatch({ cwd: scope.repositoryRoot, from, to: head }),
+    files: await diffNameStatus({ cwd, from, to: head }),
+    patch: await diffPatch({ cwd, from, to: head }),
   };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
+import { importTaskBranch, workspaceBranchTip } from '../isolation/index.js';
 import { type JobState, jobPaths, readJobState, readJobTask } from '../jobs/index.js';
 import { processStartTimeMs } from '../jobs/process-identity.js';
 import { JobRun } from '../pipeline/job-run.js';
@@ -26,31 +27,54 @@ export function recordedWorkspace(state: JobState): RunWorkspace | undefined {
   const isolation = state.isolation;
   if (!isolation) return undefined;
   const base = isolation.baseRef.replace(/^refs\/heads\//, '');
-  return isolation.mode === 'worktree'
-    ? {
-        worktreePath: isolation.worktreePath,
-        branch: isolation.branch,
-        baseBranch: base,
-        baseRef: isolation.baseRef,
-        baseCommit: isolation.baseCommit,
-        baseSource: 'checkout',
-        isolated: true,
-      }
-    : {
-        worktreePath: isolation.worktreePath,
-        branch: isolation.branch,
-        baseBranch: base,
-        baseRef: isolation.baseRef,
-        baseCommit: isolation.baseCommit,
-        baseSource: 'checkout',
-        isolated: false,
-      };
+  const recorded = {
+    worktreePath: isolation.worktreePath,
+    branch: isolation.branch,
+    baseBranch: base,
+    baseRef: isolation.baseRef,
+    baseCommit: isolation.baseCommit,
+    baseSource: 'checkout',
+  } as const;
+  return isolation.mode === 'none'
+    ? { ...recorded, isolated: false }
+    : { ...recorded, layout: isolation.mode, isolated: true };
+}
+
+/**
+ * Brings what the user may have committed in a kept job's workspace repository into their task branch
+ * before a human action lands it, and audits it when anything moved. Nothing to do for a linked worktree
+ * (it shares the branch) or a workspace that is gone. A tampered workspace or a branch that moves while
+ * importing throws, before the job is touched.
+ */
+async function importKeptWorkspace(
+  repositoryRoot: string,
+  state: JobState,
+  auditTrail: AuditTrail,
+  actor: string,
+): Promise<void> {
+  const isolation = state.isolation;
+  if (isolation?.mode !== 'repository') return;
+  const tip = await workspaceBranchTip({ worktreePath: isolation.worktreePath, branch: isolation.branch });
+  if (tip === undefined) return;
+  const imported = await importTaskBranch({
+    repositoryRoot,
+    worktreePath: isolation.worktreePath,
+    branch: isolation.branch,
+    expectedCommit: tip,
+  });
+  if (!imported.moved) return;
+  await auditTrail.append(
+    'workspace-import',
+    { branch: isolation.branch, commit: imported.commit, previous_commit: imported.previousCommit ?? null },
+    { job: state.jobId, actor },
+  );
 }
 
 /**
  * Re-opens a finished job as a `JobRun` so a human action (approve, merge) continues it with the same
  * pipeline code: same audit trail, same state file, same events. The request's original options come
- * from `task.json`; the job is marked `running` under this process while the action works.
+ * from `task.json`. A kept workspace repository's branch is imported first (the user may have committed
+ * there); then the job is marked `running` under this process while the action works.
  */
 export async function withExistingJobRun<T>(
   options: ContinueJobOptions,
@@ -83,6 +107,12 @@ export async function withExistingJobRun<T>(
     actor: context.actor,
     createdBy: 'snodo',
   });
+  try {
+    await importKeptWorkspace(context.repositoryRoot, state, auditTrail, context.actor);
+  } catch (error) {
+    await auditTrail.close();
+    throw error;
+  }
   const channel = new EventChannel<RunEvent>();
   const draining = (async () => {
     for await (const event of channel) options.onEvent?.(event);

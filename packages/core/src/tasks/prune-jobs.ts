@@ -24,7 +24,7 @@ export async function pruneJobs(
   const results: PruneJobResult[] = [];
   for (const job of listJobs(scope.repositoryRoot)) {
     if (job.status === 'done' || job.status === 'abandoned') continue;
-    if (job.isolation?.mode !== 'worktree') {
+    if (job.isolation === undefined || job.isolation.mode === 'none') {
       results.push({ jobId: job.jobId, action: 'skipped', reason: 'nothing-kept' });
       continue;
     }
