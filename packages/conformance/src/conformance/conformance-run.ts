@@ -58,6 +58,8 @@ export class ConformanceRun {
   readonly startCommit: string;
   readonly jobDirectory: string;
   readonly transcriptPath: string;
+  /** The job's coder state directory (`.snodo/jobs/<id>/coder`), `request.stateDirectory`; not created. */
+  readonly stateDirectory: string;
   readonly instructionsPath: string;
   /** A text only the instructions contain, so the fake CLI can say where it saw them. */
   readonly instructionsMarker: string;
@@ -106,6 +108,7 @@ export class ConformanceRun {
     this.jobDirectory = path.join(this.main, '.snodo', 'jobs', this.jobId);
     mkdirSync(this.jobDirectory, { recursive: true });
     this.transcriptPath = path.join(this.jobDirectory, 'transcript.log');
+    this.stateDirectory = path.join(this.jobDirectory, 'coder');
     this.instructionsPath = path.join(this.jobDirectory, 'instructions.md');
     this.instructionsMarker = `snodo-conformance-instructions-${randomSuffix()}`;
     this.instructions =
@@ -153,6 +156,7 @@ export class ConformanceRun {
       instructions: this.instructions,
       instructionsPath: this.instructionsPath,
       transcriptPath: this.transcriptPath,
+      stateDirectory: this.stateDirectory,
       homeDirectory: this.home,
       coderConfig: { ...resolved.coderConfig, ...binaryConfig },
       emit: (event: CoderV1Event) => {

@@ -23,6 +23,7 @@ export const OBLIGATION_NAMES = [
   'instructions-file-present-and-excluded',
   'attribution-scrubbed',
   'usage-shape-valid',
+  'sandbox-honoured',
   'engine-managed-proposals-only',
 ] as const;
 
@@ -166,6 +167,12 @@ export const obligationInfo: Readonly<Record<ObligationName, ObligationInfo>> = 
       'reported usage (result and usage events) has non-negative integer token counts, costUsd a number or null, and source reported|estimated',
     fix: "normalise the CLI's usage in parseOutput: integers, cached tokens separate, cost null when unknown.",
     appliesTo: both,
+  },
+  'sandbox-honoured': {
+    checks:
+      'with request.sandbox set to a recording bubblewrap stand-in, every start of the CLI went through it, each call carried the read-only root, every mount (hide, read-only, read-write), the PID namespace, die-with-parent and --cap-drop ALL (and no --unshare-net for a networked sandbox), and the CLI saw the sandbox’s private TMPDIR',
+    fix: 'start every process with the SDK’s runSupervisedProcess / startSupervisedProcess and pass sandbox: request.sandbox (SubprocessCoderAdapter does); a hand-written spawn must run wrapInSandbox(request.sandbox, …) instead. Do not declare supportsSandbox for a coder that cannot.',
+    appliesTo: inPlace,
   },
   'engine-managed-proposals-only': {
     checks:

@@ -23,6 +23,24 @@ describe('planCoderConformance', () => {
     );
   });
 
+  it('skips sandbox-honoured for an adapter that does not declare supportsSandbox, saying so', () => {
+    const unsandboxed = () => ({
+      ...withId(createExampleCoder(), 'unsandboxed'),
+      supportsSandbox: undefined,
+    });
+    expect(
+      planCoderConformance(unsandboxed, {}).find((item) => item.name === 'sandbox-honoured'),
+    ).toMatchObject({
+      action: 'skip',
+      title: expect.stringContaining(
+        'sandbox-honoured — skipped: the adapter does not declare supportsSandbox',
+      ),
+    });
+    expect(planCoderConformance(example, {}).find((item) => item.name === 'sandbox-honoured')?.action).toBe(
+      'run',
+    );
+  });
+
   it('puts an opt-out’s written reason in the skipped title', () => {
     const plan = planCoderConformance(example, {
       optOut: {

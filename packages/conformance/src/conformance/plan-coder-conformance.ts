@@ -48,6 +48,9 @@ function conditionReason(name: ObligationName, adapter: CoderAdapterV1 | undefin
       return 'the key is optional (credentials.optional: the CLI has its own login)';
     }
   }
+  if (name === 'sandbox-honoured' && adapter.supportsSandbox !== true) {
+    return 'the adapter does not declare supportsSandbox (core runs it unsandboxed, and refuses it under execution.sandbox: required)';
+  }
   if (
     name === 'model-namespace-stripped' &&
     (adapter.modelPrefix === undefined || adapter.modelPrefix === '')

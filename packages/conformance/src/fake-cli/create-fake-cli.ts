@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fakeCliProgram } from './fake-cli-program.js';
-import type { FakeCliProcessIds, FakeCliRecord } from './fake-cli-record.js';
+import type { FakeCliProcessIds, FakeCliRecord, FakeCliStart } from './fake-cli-record.js';
 import { type FakeCliScenario, fakeCliScenarioSchema } from './fake-cli-scenario.js';
 import { FakeCliScenarioError } from './fake-cli-scenario-error.js';
 
@@ -33,6 +33,8 @@ export interface FakeCli {
   readRecord(): FakeCliRecord | undefined;
   /** The pids of every run and grandchild so far. */
   readProcessIds(): FakeCliProcessIds;
+  /** Every start so far (not version probes), in order, with the sandbox marker it saw. */
+  readStarts(): FakeCliStart[];
 }
 
 function validate(scenario: unknown): FakeCliScenario {
@@ -97,6 +99,14 @@ export function createFakeCli(options: CreateFakeCliOptions): FakeCli {
           .map((line) => Number(line.slice(kind.length + 1)))
           .filter((pid) => Number.isSafeInteger(pid) && pid > 0);
       return { cli: ids('cli'), grandchildren: ids('grandchild') };
+    },
+    readStarts: () => {
+      const startsPath = path.join(evidenceDirectory, 'starts');
+      if (!existsSync(startsPath)) return [];
+      return readFileSync(startsPath, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as FakeCliStart);
     },
   };
 }

@@ -28,6 +28,10 @@ const body = String.raw`
   if (scenario.ignoreSigterm) process.on('SIGTERM', () => {});
   const evidence = (name) => path.join(settings.evidenceDirectory, name);
   fs.appendFileSync(evidence('pids'), 'cli ' + process.pid + '\n');
+  fs.appendFileSync(
+    evidence('starts'),
+    JSON.stringify({ pid: process.pid, sandboxMarker: process.env.SNODO_CONFORMANCE_SANDBOX_MARKER ?? null }) + '\n',
+  );
 
   const readIfSmall = (filePath) => {
     try {

@@ -40,3 +40,13 @@ export interface FakeCliProcessIds {
   /** The `sleep` grandchildren it spawned. */
   readonly grandchildren: readonly number[];
 }
+
+/**
+ * One start of the fake CLI (version probes are not recorded), in order. `sandboxMarker` is the value of
+ * `SNODO_CONFORMANCE_SANDBOX_MARKER` in its environment: the conformance kit's recording sandbox wrapper
+ * sets it, so a start without it did not go through the sandbox the request carried.
+ */
+export interface FakeCliStart {
+  readonly pid: number;
+  readonly sandboxMarker: string | null;
+}

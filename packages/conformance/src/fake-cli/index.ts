@@ -1,5 +1,10 @@
 export { type CreateFakeCliOptions, createFakeCli, type FakeCli } from './create-fake-cli.js';
-export type { FakeCliInstructionsSighting, FakeCliProcessIds, FakeCliRecord } from './fake-cli-record.js';
+export type {
+  FakeCliInstructionsSighting,
+  FakeCliProcessIds,
+  FakeCliRecord,
+  FakeCliStart,
+} from './fake-cli-record.js';
 export {
   type FakeCliScenario,
   type FakeCliStep,

@@ -15,6 +15,7 @@ import { instructionsFilePresentAndExcluded } from './instructions-file-present-
 import type { CoderObligation } from './obligation-scope.js';
 import { outputCapped, transcriptExists } from './output-obligations.js';
 import { missingBinaryNotInstalled, missingCredentials } from './preflight-obligations.js';
+import { sandboxHonoured } from './sandbox-honoured.js';
 import { specShape } from './spec-shape.js';
 import { usageShapeValid } from './usage-shape-valid.js';
 
@@ -46,5 +47,6 @@ export const obligations: Readonly<Record<ObligationName, CoderObligation>> = {
   'instructions-file-present-and-excluded': instructionsFilePresentAndExcluded,
   'attribution-scrubbed': attributionScrubbed,
   'usage-shape-valid': usageShapeValid,
+  'sandbox-honoured': sandboxHonoured,
   'engine-managed-proposals-only': engineManagedProposalsOnly,
 };

@@ -26,6 +26,7 @@ export function withId(adapter: CoderAdapterV1, id: string): CoderAdapterV1 {
     credentials: adapter.credentials,
     supportsUsage: adapter.supportsUsage,
     supportsAbort: adapter.supportsAbort,
+    supportsSandbox: adapter.supportsSandbox,
     checkAvailability: (options) => adapter.checkAvailability(options),
     doRun: (request) => adapter.doRun(request),
   };

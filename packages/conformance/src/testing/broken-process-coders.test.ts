@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { IgnoresAbortCoder } from './broken-result-coders.js';
+import { IgnoresAbortCoder, IgnoresSandboxCoder } from './broken-result-coders.js';
 import { expectConformance } from './expect-conformance.js';
 import { NaiveProcessCoder } from './naive-process-coder.js';
 
@@ -19,6 +19,20 @@ describe('adapters that supervise the process wrongly fail the obligation they b
     await expectConformance((options) => new IgnoresAbortCoder(options), {
       fails: { 'abort-kills-promptly': 'doRun was still running' },
       passes: ['hang-killed-with-group'],
+    });
+  }, 60_000);
+
+  it('sandbox-honoured: request.sandbox ignored, the CLI started with the user’s full powers', async () => {
+    await expectConformance((options) => new IgnoresSandboxCoder(options), {
+      fails: { 'sandbox-honoured': 'did not go through request.sandbox' },
+      passes: ['one-commit-equals-change', 'hang-killed-with-group'],
+    });
+  }, 60_000);
+
+  it('sandbox-honoured: a hand-written spawn that ignores the sandbox fails it too', async () => {
+    await expectConformance((options) => new NaiveProcessCoder(options, {}), {
+      fails: { 'sandbox-honoured': 'did not go through request.sandbox' },
+      passes: [],
     });
   }, 60_000);
 

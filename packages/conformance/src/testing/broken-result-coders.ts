@@ -107,6 +107,17 @@ export class IgnoresAbortCoder extends ExampleCoder {
   }
 }
 
+/** Declares supportsSandbox (as every SDK subprocess coder does) and runs the CLI without request.sandbox. */
+export class IgnoresSandboxCoder extends ExampleCoder {
+  protected override execute(
+    request: CoderV1Request,
+    context: InPlaceExecutionContext<SubprocessPreparation>,
+  ): Promise<InPlaceExecution> {
+    const { sandbox: _ignored, ...unsandboxed } = request;
+    return super.execute(unsandboxed, context);
+  }
+}
+
 /** Treats a failed CLI as done and commits what it left. */
 export class SuccessOnFailureCoder extends ExampleCoder {
   protected override async execute(
