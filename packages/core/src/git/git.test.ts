@@ -151,6 +151,30 @@ describe('repository helpers', () => {
     expect(await isWorkingTreeClean(target.root)).toBe(false);
   });
 
+  it('never runs a filter planted in a nested repository, yet still sees its new commits (regression: status recursed into it)', async () => {
+    const target = repository();
+    const canary = path.join(target.temporaryDirectory, 'filter-ran');
+    const nested = path.join(target.root, 'sub');
+    mkdirSync(nested);
+    const sub = (args: readonly string[]) => target.git(args, nested);
+    sub(['init', '--quiet']);
+    target.write({ 'f.txt': 'f\n', '.gitattributes': '* filter=evil\n' }, nested);
+    sub(['add', '--all']);
+    sub(['commit', '--quiet', '-m', 'nested']);
+    // A coder in the sandbox can write all of this: the nested repository's own config included.
+    sub(['config', 'filter.evil.clean', `sh -c 'touch ${canary}; cat'`]);
+    target.git(['add', 'sub']);
+    target.git(['commit', '--quiet', '-m', 'gitlink']);
+    target.write({ 'f.txt': 'f\n' }, nested);
+    expect(await workingTreeStatus(target.root)).toEqual([]);
+    expect(existsSync(canary)).toBe(false);
+    sub(['commit', '--quiet', '--allow-empty', '-m', 'nested moves on']);
+    // git itself, run in the nested repository, does run the filter (that is the danger); start over.
+    rmSync(canary, { force: true });
+    expect(await workingTreeStatus(target.root)).toEqual([{ index: ' ', workTree: 'M', path: 'sub' }]);
+    expect(existsSync(canary)).toBe(false);
+  });
+
   it('diffs two commits by name-status (renames detected) and as a patch', async () => {
     const target = repository();
     const base = target.commit('base', {

@@ -14,8 +14,15 @@ export interface StatusEntry {
 
 /**
  * Every uncommitted change in the working tree containing `cwd`: staged, unstaged and untracked (each
- * untracked file listed, not its directory), submodule changes included, ignored files excluded. A read
- * without optional locks, so it is safe while an agent works in that tree. An empty list means clean.
+ * untracked file listed, not its directory), a submodule whose checked-out commit differs from the one
+ * recorded, ignored files excluded. A read without optional locks, so it is safe while an agent works in
+ * that tree. An empty list means clean.
+ *
+ * NOTE: uncommitted changes *inside* a submodule are not looked at (`--ignore-submodules=dirty`). To see
+ * them git runs `git status` in the submodule, with the submodule's own config: a coder that commits a
+ * nested repository whose config defines a filter driver (and a `.gitattributes` naming it) would have
+ * that filter run by snodo's status outside the sandbox, whatever `-c` flags snodo passes. What snodo
+ * commits and lands is the outer tree, where a submodule is only the commit it records.
  */
 export async function workingTreeStatus(
   cwd: string,
@@ -23,7 +30,7 @@ export async function workingTreeStatus(
 ): Promise<StatusEntry[]> {
   const untracked = options.includeUntracked === false ? 'no' : 'all';
   const result = await git(
-    ['status', '--porcelain=v1', '-z', `--untracked-files=${untracked}`, '--ignore-submodules=none'],
+    ['status', '--porcelain=v1', '-z', `--untracked-files=${untracked}`, '--ignore-submodules=dirty'],
     { cwd, readOnly: true },
   );
   return parsePorcelainStatus(result.stdout);
