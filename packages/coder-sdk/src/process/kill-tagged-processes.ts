@@ -23,6 +23,17 @@ function pidNamespace(pid: number | 'self'): string | undefined {
   }
 }
 
+/** The process group of `pid` (`/proc/<pid>/stat`, after the command name), or `undefined`. */
+function processGroupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return Number.isSafeInteger(group) ? group : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The process ids carrying `SNODO_PROCESS_TAG=<tag>`, except this process. Empty without `/proc`. */
 function findTaggedProcesses(tag: string): number[] {
   let entries: string[];
@@ -64,35 +75,40 @@ export function killTaggedProcesses(tag: string): number {
 }
 
 /**
- * `killTaggedProcesses`, also counting the processes that lived in this process's own PID namespace. The
- * others were inside a sandbox whose namespace the kernel is tearing down anyway (its init exits just after
- * the command): killing them is harmless, but they did not escape anything, so the supervisor reports only
- * the former as orphans.
+ * `killTaggedProcesses`, also counting the processes that escaped: those outside the group `group` (just
+ * killed as a whole, its members may still be exiting) and in this process's own PID namespace. Processes
+ * in another PID namespace were inside a sandbox the kernel is tearing down anyway (its init exits just
+ * after the command). Killing those is harmless, but they escaped nothing, so the supervisor reports only
+ * the escaped ones as orphans.
  */
-export function sweepTaggedProcesses(tag: string): { killed: number; escaped: number } {
+export function sweepTaggedProcesses(tag: string, group?: number): { killed: number; escaped: number } {
   if (!tagPattern.test(tag)) {
     throw new TypeError(
       `killTaggedProcesses: "${tag}" is not a process tag (32 lowercase hex digits, as startSupervisedProcess makes).`,
     );
   }
   const ownNamespace = pidNamespace('self');
-  let killed = 0;
+  const signalled = new Set<number>();
   let escaped = 0;
-  // A tagged process may fork while the scan runs; a second pass catches what the first one missed.
+  // A tagged process may fork while the scan runs; another pass catches what the first one missed.
+  // NOTE: a process that got SIGKILL stays visible in /proc until it has finished exiting, so a later
+  // pass sees it again; it is counted (and signalled) once.
   for (let pass = 0; pass < 3; pass += 1) {
-    let signalled = 0;
+    let fresh = 0;
     for (const pid of findTaggedProcesses(tag)) {
+      if (signalled.has(pid)) continue;
       const namespace = pidNamespace(pid);
+      const inGroup = group !== undefined && processGroupOf(pid) === group;
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         continue; // Gone between the scan and the signal.
       }
-      signalled += 1;
-      if (namespace === undefined || namespace === ownNamespace) escaped += 1;
+      signalled.add(pid);
+      fresh += 1;
+      if (!inGroup && (namespace === undefined || namespace === ownNamespace)) escaped += 1;
     }
-    killed += signalled;
-    if (signalled === 0) break;
+    if (fresh === 0) break;
   }
-  return { killed, escaped };
+  return { killed: signalled.size, escaped };
 }

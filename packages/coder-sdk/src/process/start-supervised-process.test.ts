@@ -71,6 +71,15 @@ describe.skipIf(process.platform !== 'linux')('the supervisor’s orphan sweep (
     expect(isProcessRunning(untagged)).toBe(true);
   });
 
+  it('kills a grandchild that stayed in the group with the group, and does not count it as escaped', async () => {
+    const run = sh('sleep 300 >/dev/null 2>&1 & echo $! > child.pid');
+    const outcome = await runSupervisedProcess(run.options);
+    const child = readPid('child.pid');
+    leftovers.push(child);
+    expect(outcome).toMatchObject({ exitCode: 0, orphansKilled: 0 });
+    expect(await waitUntilGone(child)).toBe(true);
+  });
+
   it('gives each process its own tag, and killTaggedProcesses finds what a crashed snodo left behind', async () => {
     const run = sh('setsid sleep 300 >/dev/null 2>&1 & echo $! > orphan.pid; sleep 300');
     const supervised = await startSupervisedProcess(run.options);

@@ -135,7 +135,7 @@ export async function startSupervisedProcess(options: SupervisedProcessOptions):
     signalGroup(pid, 'SIGKILL');
     untrackGroup(pid);
     // NOTE: a descendant that called setsid left the group and survives the group kill; it kept the tag.
-    const orphansKilled = sweepTaggedProcesses(tag).escaped;
+    const orphansKilled = sweepTaggedProcesses(tag, pid).escaped;
 
     // NOTE: an escaped descendant the sweep missed can hold the pipes open forever; stop waiting for it.
     let drainTimer: NodeJS.Timeout | undefined;
