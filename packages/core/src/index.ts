@@ -30,25 +30,6 @@ export {
   snapshotAuditAnchors,
 } from './audit-trail/index.js';
 export {
-  describeTamperFinding,
-  RepositoryGuard,
-  RepositoryTamperedError,
-  type TamperFinding,
-} from './guard/index.js';
-export {
-  type ForeignBaseCommit,
-  type RecoveredLanding,
-  recoverInterruptedLandings,
-} from './landing/index.js';
-export {
-  detectSandbox,
-  resolveSandboxSetting,
-  type SandboxAvailability,
-  type SandboxMode,
-  type SandboxSetting,
-  SandboxUnavailableError,
-} from './sandbox/index.js';
-export {
   type CoderModelMatch,
   type CoderNameSource,
   type CoderRegistration,
@@ -153,11 +134,11 @@ export {
   type DiffFileStatus,
   detectTestCommand,
   type EvaluatePolicyOptions,
+  evaluateBuiltInGuards,
   evaluateCommandGate,
   evaluateConstraint,
   evaluateJudgeGate,
   evaluatePolicy,
-  evaluateBuiltInGuards,
   expectedTestPath,
   filesInScope,
   formatFindingsForCoder,
@@ -251,6 +232,13 @@ export {
   workingTreeStatus,
 } from './git/index.js';
 export {
+  describeTamperFinding,
+  RepositoryGuard,
+  RepositoryTamperedError,
+  type TamperFinding,
+} from './guard/index.js';
+export {
+  assertWorkspaceIntact,
   BaseBranchNotFoundError,
   BaseBranchRequiredError,
   type CreateTaskWorkspaceOptions,
@@ -258,6 +246,7 @@ export {
   createTaskWorkspace,
   ForeignWorkspaceError,
   IsolationFailedError,
+  importTaskBranch,
   isBranchMerged,
   isProcessAlive,
   type LandingOutcome,
@@ -279,17 +268,24 @@ export {
   type RemoveTaskWorkspaceResult,
   type RepositoryMergeLockOptions,
   type ResolvedBaseBranch,
+  readWorkspaceMarker,
   removeTaskWorkspace,
   resolveBaseBranch,
   type TaskWorkspace,
   type TaskWorkspaceEntry,
+  type TaskWorkspaceLayout,
   taskBranchName,
   taskBranchPrefix,
   taskSlug,
   useCurrentCheckout,
+  WorkspaceBranchMismatchError,
+  WorkspaceLayoutUnsupportedError,
+  WorkspaceTamperedError,
   WorktreeDirtyError,
   withRepositoryMergeLock,
   workspaceLockReason,
+  workspaceSandboxMounts,
+  workspaceUpdateCommand,
   worktreeLockFileName,
 } from './isolation/index.js';
 export {
@@ -322,6 +318,11 @@ export {
   type VerdictRecord,
   verdictRecordSchema,
 } from './jobs/index.js';
+export {
+  type ForeignBaseCommit,
+  type RecoveredLanding,
+  recoverInterruptedLandings,
+} from './landing/index.js';
 export {
   type MismatchedCoder,
   ModelCoderMismatchError,
@@ -428,6 +429,14 @@ export {
   type WellFormednessOptions,
   type YamlSource,
 } from './protocol/index.js';
+export {
+  detectSandbox,
+  resolveSandboxSetting,
+  type SandboxAvailability,
+  type SandboxMode,
+  type SandboxSetting,
+  SandboxUnavailableError,
+} from './sandbox/index.js';
 export {
   type AbandonResult,
   abandonJob,

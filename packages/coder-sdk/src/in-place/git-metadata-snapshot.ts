@@ -65,6 +65,10 @@ export async function takeGitMetadataSnapshot(paths: RepositoryPaths): Promise<G
   const watchedFiles = [
     path.join(paths.commonDirectory, 'config'),
     path.join(paths.gitDirectory, 'config.worktree'),
+    // NOTE: a `commondir` or `gitdir` file appearing in a repository's git directory makes git read another
+    // directory's config (with its filters) from then on; absent before, they must stay absent.
+    path.join(paths.gitDirectory, 'commondir'),
+    path.join(paths.gitDirectory, 'gitdir'),
   ];
   const headPath = path.join(paths.gitDirectory, 'HEAD');
   const head = await readFileState(headPath);

@@ -309,7 +309,14 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
   }
 
   private async assertClean(workspace: string): Promise<void> {
-    const { stdout } = await runGit(['status', '--porcelain', '--untracked-files=all'], { cwd: workspace });
+    // NOTE: `--ignore-submodules=dirty`: looking inside a submodule for local edits runs git there with the
+    // submodule's own config, where a coder may have planted a filter that would run outside the sandbox.
+    const { stdout } = await runGit(
+      ['status', '--porcelain', '--untracked-files=all', '--ignore-submodules=dirty'],
+      {
+        cwd: workspace,
+      },
+    );
     const statusLines = stdout.split('\n').filter((line) => line !== '');
     if (statusLines.length > 0) throw new WorktreeNotCleanError({ workspace, statusLines });
   }

@@ -17,6 +17,9 @@ import { inspectBaseCheckouts, updateCheckouts } from './base-checkout.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { landingMessage } from './landing-message.js';
 import { withRepositoryMergeLock } from './repository-merge-lock.js';
+import { workspaceBranchTip } from './workspace-branch-tip.js';
+import { workspaceUpdateCommand } from './workspace-commands.js';
+import { readWorkspaceMarker } from './workspace-marker.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
 
 /** How a task branch lands on its base (`execution.merge_strategy`). */
@@ -81,6 +84,8 @@ export interface LandTaskBranchResult {
   readonly conflictedFiles?: readonly string[];
   /** `merge_deferred`: the user's uncommitted paths the merge would have touched. */
   readonly overlappingPaths?: readonly string[];
+  /** `base_moved`: commits the base gained that no snodo landing made (at most ten named). */
+  readonly foreignCommits?: readonly { readonly commit: string; readonly subject: string }[];
   /** `merged`: checkouts of the base whose files were brought up to date. */
   readonly updatedCheckouts?: readonly string[];
 }
@@ -115,9 +120,36 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
   }
   if (options.worktreePath !== undefined && existsSync(options.worktreePath)) {
     await assertTaskWorktreeReady(options.worktreePath, taskRef);
+    if (readWorkspaceMarker(options.worktreePath) !== undefined) {
+      // The workspace is a repository of its own: what lands is the task branch of the user's repository,
+      // so a commit made in the workspace and never imported would silently be left out.
+      const inWorkspace = await workspaceBranchTip({
+        worktreePath: options.worktreePath,
+        branch: options.branch,
+      });
+      const imported = await resolveCommit(repositoryRoot, taskRef);
+      if (inWorkspace !== imported) {
+        throw fail(
+          `${options.branch} is at ${inWorkspace?.slice(0, 12) ?? 'nothing'} in the task workspace ${options.worktreePath} ` +
+            `but at ${imported?.slice(0, 12) ?? 'nothing'} in your repository; run \`snodo task merge ${options.jobId}\`, ` +
+            'which imports the workspace first.',
+        );
+      }
+    }
   }
   const gitCommonDirectory = await findGitCommonDirectory(repositoryRoot);
   const identity = await resolveGitIdentity(repositoryRoot);
+  const worktreePath = options.worktreePath;
+  const updateCommand = (action: 'merge' | 'rebase'): string =>
+    worktreePath === undefined
+      ? `check out ${options.branch}, ${action === 'merge' ? 'merge' : 'rebase onto'} ${baseName}`
+      : `\`${workspaceUpdateCommand({
+          repositoryRoot,
+          worktreePath,
+          baseBranch: baseName,
+          layout: readWorkspaceMarker(worktreePath) === undefined ? 'worktree' : 'repository',
+          action,
+        })}\``;
   const commitMessage = landingMessage(
     options.message.trim() === '' ? `Merge ${options.branch} (snodo job ${options.jobId})` : options.message,
     options.trailers,
@@ -154,7 +186,7 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
             conflictedFiles: merge.conflictedFiles,
             message:
               `${options.branch} conflicts with ${baseName} in ${merge.conflictedFiles.join(', ')}; nothing was changed. ` +
-              `Resolve it in the task worktree (\`git merge ${baseName}\` there) and run \`snodo task merge ${options.jobId}\`, ` +
+              `Resolve it in the task workspace (${updateCommand('merge')}), commit, and run \`snodo task merge ${options.jobId}\`, ` +
               `or drop it with \`snodo task abandon ${options.jobId}\`.`,
           };
         }
@@ -166,8 +198,8 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
             previousBaseCommit: current,
             message:
               `${baseName} moved on since the task started, so ${options.branch} cannot be fast-forwarded onto it ` +
-              `(merge strategy "ff-only"). Rebase the branch onto ${baseName} and run \`snodo task merge ${options.jobId}\`, ` +
-              'or use merge strategy "merge".',
+              `(merge strategy "ff-only"). Rebase the branch onto ${baseName} (${updateCommand('rebase')}) and run ` +
+              `\`snodo task merge ${options.jobId}\`, or use merge strategy "merge".`,
           };
         }
         if (options.strategy === 'squash') {

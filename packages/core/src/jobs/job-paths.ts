@@ -15,6 +15,12 @@ export interface JobPaths {
   readonly instructions: string;
   /** One JSON file per gate verdict, with its evidence (`gates/`). */
   readonly gates: string;
+  /** The job's private HOME (`home/`): the only HOME the coder and command gates see. */
+  readonly home: string;
+  /** The coder's own state (`coder/`): a CLI's config home, its session logs. Writable in the sandbox. */
+  readonly coderState: string;
+  /** The job's private `/tmp` inside the sandbox (`tmp/`), emptied when the job ends. */
+  readonly tmp: string;
 }
 
 /** The `.snodo/` runtime directory of a repository's main checkout. */
@@ -38,5 +44,8 @@ export function jobPaths(repositoryRoot: string, jobId: string): JobPaths {
     transcript: join(directory, 'transcript.log'),
     instructions: join(directory, 'instructions.md'),
     gates: join(directory, 'gates'),
+    home: join(directory, 'home'),
+    coderState: join(directory, 'coder'),
+    tmp: join(directory, 'tmp'),
   };
 }

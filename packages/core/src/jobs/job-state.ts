@@ -105,6 +105,8 @@ export const jobStateSchema = z.object({
       pid: z.number().int(),
       processGroup: z.number().int(),
       startTimeMs: z.number().int().optional(),
+      /** The supervisor's environment tag, so a `setsid` grandchild that left the group is found too. */
+      tag: z.string().optional(),
     })
     .optional(),
   mode: z.string().optional(),
@@ -136,6 +138,25 @@ export const jobStateSchema = z.object({
       branch: z.string(),
       baseRef: z.string(),
       baseCommit: z.string(),
+      /** The landing ledger's size when the job started: base moves after it are other jobs' landings. */
+      landingLedgerOffset: z.number().int().nonnegative().optional(),
+      /** The base tip when landing escalated because the base gained commits no snodo landing made. */
+      pendingBaseCommit: z.string().optional(),
+      /** That tip once a human approved landing on top of it; later foreign commits escalate again. */
+      acceptedBaseCommit: z.string().optional(),
+    })
+    .optional(),
+  /**
+   * Whether the job's code-running steps (the coder, command gates) ran in a sandbox (SPEC §12):
+   * `bubblewrap`, or `none` with the reason (no bubblewrap here, `execution.sandbox: off`, `--no-isolation`,
+   * a coder that starts processes outside it).
+   */
+  sandbox: z
+    .object({
+      kind: z.enum(['bubblewrap', 'none']),
+      reason: z.string().optional(),
+      /** Whether command gates kept the network. */
+      gateNetwork: z.boolean(),
     })
     .optional(),
   landing: z

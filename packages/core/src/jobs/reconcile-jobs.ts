@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { killTaggedProcesses } from '@snodo/coder-sdk';
 import type { JobState } from './job-state.js';
 import { listJobs, updateJobState } from './job-store.js';
 import { isSameProcessAlive } from './process-identity.js';
@@ -10,12 +11,15 @@ import { isSameProcessAlive } from './process-identity.js';
  */
 function stopOrphanedCoder(job: JobState): number | undefined {
   const coder = job.coderProcess;
-  if (!coder || !isSameProcessAlive(coder.pid, coder.startTimeMs)) return undefined;
+  if (!coder) return undefined;
+  // A descendant that left the group (`setsid`) still carries the supervisor's tag in its environment.
+  const tagged = coder.tag === undefined ? 0 : killTaggedProcesses(coder.tag);
+  if (!isSameProcessAlive(coder.pid, coder.startTimeMs)) return tagged > 0 ? coder.processGroup : undefined;
   try {
     process.kill(-coder.processGroup, 'SIGKILL');
     return coder.processGroup;
   } catch {
-    return undefined;
+    return tagged > 0 ? coder.processGroup : undefined;
   }
 }
 

@@ -49,9 +49,13 @@ export const landingLedgerEntrySchema = z.object({
 });
 export type LandingLedgerEntry = z.infer<typeof landingLedgerEntrySchema>;
 
-/** `<main checkout>/.snodo/landings/`: the journals of landings in flight and the ledger of those done. */
+/**
+ * `<main checkout>/.git/snodo/landings/`: the journals of landings in flight and the ledger of those done.
+ * Inside the git directory (like the merge lock beside it), so it never shows in `git status` and a
+ * sandboxed coder, which cannot see the main checkout, cannot reach it.
+ */
 export function landingsDirectory(repositoryRoot: string): string {
-  return join(repositoryRoot, '.snodo', 'landings');
+  return join(repositoryRoot, '.git', 'snodo', 'landings');
 }
 
 function journalPath(repositoryRoot: string, jobId: string): string {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { JobEnding } from './job-ending.js';
 import type { JobRun } from './job-run.js';
 import { nextSteps } from './next-steps.js';
@@ -15,6 +16,8 @@ export async function finishJob(
   workspace: RunWorkspace | undefined,
 ): Promise<RunTaskResult> {
   const durationMs = Date.now() - run.startedAt;
+  // The sandbox's private /tmp ends with the job (a build may have filled it).
+  rmSync(run.paths.tmp, { recursive: true, force: true });
   const kept = workspace?.isolated === true && !ending.landing?.worktreeRemoved;
   const steps = nextSteps(run.jobId, ending, kept);
   const summary = ending.summary;
@@ -44,25 +47,34 @@ export async function finishJob(
         }
       : {}),
   }));
-  await run.audit('job-end', {
-    status: ending.status,
-    outcome: ending.outcome,
-    error_code: ending.error?.code,
-    duration_ms: durationMs,
-    attempts: state.attempts.length,
-    merge_commit: ending.landing?.mergeCommit,
-    kept,
-  });
-  await run.auditTrail.sync();
   let checkpoint: string | undefined;
   try {
-    checkpoint = (await run.auditTrail.checkpoint()).trailer;
+    if (ending.tamper !== undefined) {
+      await run.audit('repository-tamper', {
+        during: ending.tamper.during,
+        findings: ending.tamper.findings.map((finding) => ({ ...finding })),
+      });
+    }
+    await run.audit('job-end', {
+      status: ending.status,
+      outcome: ending.outcome,
+      error_code: ending.error?.code,
+      duration_ms: durationMs,
+      attempts: state.attempts.length,
+      merge_commit: ending.landing?.mergeCommit,
+      kept,
+    });
+    await run.auditTrail.sync();
+    const saved = await run.auditTrail.checkpoint();
+    checkpoint = saved.trailer;
+    for (const warning of saved.warnings) run.note('warn', warning);
     state = await run.updateState((current) => ({ ...current, checkpoint }));
   } catch (error) {
-    // The job's record is complete without it; say so rather than fail the job after the fact.
+    // The job's record in state.json is complete without it (a log that a coder cut short refuses
+    // appends); say so rather than fail the job after the fact. `snodo audit verify` shows the damage.
     run.note(
       'warn',
-      `Could not write the audit checkpoint: ${error instanceof Error ? error.message : String(error)}`,
+      `Could not finish the audit record of this job: ${error instanceof Error ? error.message : String(error)}. Run \`snodo audit verify\`.`,
     );
   }
   const result: RunTaskResult = {

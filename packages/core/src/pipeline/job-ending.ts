@@ -5,6 +5,7 @@ import {
   SnodoMutationError,
 } from '@snodo/coder-sdk';
 import { type GateVerdict, type PolicyDecision, SNODO_MUTATION_GUARD_ID } from '../gates/index.js';
+import { RepositoryTamperedError, type TamperFinding } from '../guard/index.js';
 import type { JobStatus } from '../jobs/index.js';
 import { ProposalPathRefusedError } from '../workspace/index.js';
 import type { LandingRecord } from './stage-land.js';
@@ -16,6 +17,8 @@ export interface JobEnding {
   readonly summary: string;
   readonly error?: { readonly code: string; readonly message: string };
   readonly landing?: LandingRecord;
+  /** What the repository guard found, when the job halted as `repository_tampered`. */
+  readonly tamper?: { readonly during: string; readonly findings: readonly TamperFinding[] };
 }
 
 function firstFailing(
@@ -78,6 +81,15 @@ export function endingFromError(error: unknown, cancelled: boolean): JobEnding {
       outcome: 'cancelled',
       summary: 'The run was cancelled; the job is kept.',
       error: recorded,
+    };
+  }
+  if (RepositoryTamperedError.isInstance(error)) {
+    return {
+      status: 'halted',
+      outcome: 'repository_tampered',
+      summary: message,
+      error: recorded,
+      tamper: { during: error.during, findings: error.findings },
     };
   }
   if (SnodoMutationError.isInstance(error)) {

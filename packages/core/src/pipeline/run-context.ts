@@ -6,6 +6,9 @@ import { ConfigStore, type SnodoConfig, worktreesDirectory } from '../config/ind
 import { BUILT_IN_PREDICATE_NAMES } from '../gates/index.js';
 import { findGitCommonDirectory, NotAGitRepositoryError } from '../git/index.js';
 import { loadProtocol, type Protocol, type ProtocolIssue } from '../protocol/index.js';
+import { detectSandbox, type SandboxAvailability } from '../sandbox/detect-sandbox.js';
+import { resolveSandboxSetting, type SandboxSetting } from '../sandbox/sandbox-setting.js';
+import { collectKnownSecrets } from './known-secrets.js';
 import type { RunTaskOptions } from './run-task-options.js';
 
 /** Everything loaded before a job exists. A failure here is bad input (exit 2) and creates no job. */
@@ -24,6 +27,10 @@ export interface RunContext {
   readonly protocolWarnings: readonly ProtocolIssue[];
   readonly registry: CoderRegistry;
   readonly actor: string;
+  /** The sandbox settings that apply (protocol and config combined) and whether one works here. */
+  readonly sandbox: { readonly setting: SandboxSetting; readonly availability: SandboxAvailability };
+  /** Credential values snodo holds (config and environment keys, its signing key); never logged. */
+  readonly knownSecrets: readonly string[];
 }
 
 /** The main checkout of the repository containing `directory`, even from inside a linked worktree. */
@@ -80,6 +87,11 @@ export async function loadRunContext(
     knownPredicates: [...BUILT_IN_PREDICATE_NAMES],
   });
 
+  const sandboxSetting = resolveSandboxSetting({
+    execution: loadedProtocol.protocol.execution,
+    config,
+    env,
+  });
   return {
     repositoryRoot,
     gitCommonDirectory: commonDirectory,
@@ -98,5 +110,7 @@ export async function loadRunContext(
     protocolWarnings: loadedProtocol.warnings,
     registry,
     actor: options.actor ?? defaultActor(env),
+    sandbox: { setting: sandboxSetting, availability: await detectSandbox(sandboxSetting, env) },
+    knownSecrets: collectKnownSecrets({ config, env, snodoHome: store.home }),
   };
 }

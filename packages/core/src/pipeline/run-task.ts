@@ -6,12 +6,17 @@ import { resolveCoderName } from '../coders/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { isRecoverable, loadDiffContext } from '../gates/index.js';
 import { createTaskWorkspace, type LandingStrategy, useCurrentCheckout } from '../isolation/index.js';
-import { createJob, reconcileInterruptedJobs } from '../jobs/index.js';
+import { createJob } from '../jobs/index.js';
+import { landingLedgerOffset } from '../landing/index.js';
 import { resolveModels } from '../models/index.js';
 import type { ProtocolMode } from '../protocol/index.js';
+import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
 import { finishJob } from './finish-job.js';
+import { type JobContainment, prepareJobContainment } from './job-containment.js';
 import { endingFromDecision, endingFromError, type JobEnding } from './job-ending.js';
 import { JobRun } from './job-run.js';
+import { redactKnownSecrets } from './known-secrets.js';
+import { reconcileRepository } from './reconcile-repository.js';
 import { loadRunContext, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-event.js';
 import type { RunTaskOptions } from './run-task-options.js';
@@ -81,31 +86,51 @@ function findingsFrom(
     }));
 }
 
-async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEvent>): Promise<RunTaskResult> {
-  const context = await loadRunContext(options);
+/** Refuses, before a job exists, a run `execution.sandbox: required` forbids (SPEC §12; exit 3). */
+function assertSandboxAllowed(context: RunContext, options: RunTaskOptions): void {
+  const { setting, availability } = context.sandbox;
+  if (setting.mode !== 'required') return;
+  if (options.isolation === false) {
+    throw new SandboxUnavailableError({
+      reason: '--no-isolation runs in your own checkout, which cannot be contained',
+      fix: 'Run without --no-isolation.',
+      source: setting.modeSource,
+    });
+  }
+  if (availability.kind === 'none') {
+    throw new SandboxUnavailableError({
+      reason: availability.reason,
+      fix: availability.fix,
+      source: setting.modeSource,
+    });
+  }
+}
+
+async function orchestrate(
+  requested: RunTaskOptions,
+  channel: EventChannel<RunEvent>,
+): Promise<RunTaskResult> {
+  const context = await loadRunContext(requested);
+  // A provider key pasted into the task never reaches the audit log, a commit subject or a branch name.
+  const options = { ...requested, task: redactKnownSecrets(requested.task, context.knownSecrets) };
   // Bad input is refused before a job exists: resolving the classifier's model already fails on an unknown
   // --coder or a model namespaced for another coder; an unknown --mode is checked here.
   const classifierModelName = classifierModel(context, options);
   assertRunnableMode(context.protocol.modes, options.mode);
+  assertSandboxAllowed(context, options);
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,
+    gitCommonDirectory: context.gitCommonDirectory,
+    remote: context.config.audit?.remote,
     snodoHome: context.snodoHome,
     actor: context.actor,
     createdBy: `snodo@${SNODO_VERSION}`,
     // Every key snodo holds is masked in the log, whichever role ends up using it.
-    secrets: Object.values(context.config.providers ?? {})
-      .map((provider) => provider?.api_key)
-      .filter((key): key is string => typeof key === 'string' && key.length >= 8),
+    secrets: context.knownSecrets,
   });
   try {
-    for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot)) {
-      await auditTrail.append(
-        'job-interrupt',
-        { pid: interrupted.process.pid, previous_status: 'running' },
-        { job: interrupted.jobId },
-      );
-    }
+    const recovered = await reconcileRepository(context, auditTrail);
     const requestOptions = {
       coder: options.coder,
       model: options.model,
@@ -133,6 +158,11 @@ async function orchestrate(options: RunTaskOptions, channel: EventChannel<RunEve
       Date.now(),
     );
     run.emit({ type: 'job-start', jobId: run.jobId, task: options.task });
+    for (const landing of recovered)
+      run.note(
+        landing.action === 'finished' || landing.action === 'not-moved' ? 'info' : 'warn',
+        landing.message,
+      );
     for (const warning of [...context.configWarnings, ...context.protocolWarnings]) {
       run.note('warn', `${warning.file}:${warning.line}:${warning.column}: ${warning.message}`);
     }
@@ -208,6 +238,8 @@ async function governedRun(
     },
   }));
 
+  // Read before the base is: base moves recorded after this are other jobs' landings, not foreign commits.
+  const ledgerOffset = landingLedgerOffset(context.repositoryRoot);
   const workspace = await run.stage<RunWorkspace>('isolate', () =>
     options.isolation === false
       ? useCurrentCheckout({ repositoryRoot: context.repositoryRoot })
@@ -221,6 +253,14 @@ async function governedRun(
         }),
   );
   onWorkspace(workspace);
+  const containment = prepareJobContainment({
+    context,
+    paths: run.paths,
+    workspace,
+    coder: coder.adapter,
+    coderExecutable: coder.availability.binaryPath,
+    coderConfig: coder.coderConfig,
+  });
   await run.audit('workspace-create', {
     isolated: workspace.isolated,
     worktree: workspace.worktreePath,
@@ -228,15 +268,27 @@ async function governedRun(
     base_ref: workspace.baseRef,
     base_commit: workspace.baseCommit,
     base_source: workspace.baseSource,
+    sandbox: containment.record.kind,
+    sandbox_reason: containment.record.reason,
+    sandbox_gate_network: containment.record.gateNetwork,
   });
+  if (containment.record.kind === 'none' && context.sandbox.setting.mode === 'auto') {
+    run.note(
+      'warn',
+      `No sandbox: ${containment.record.reason}. The coder and command gates run with your own powers; ` +
+        `snodo only detects tampering afterwards. ${context.sandbox.availability.kind === 'none' ? context.sandbox.availability.fix : ''}`.trim(),
+    );
+  }
   await run.updateState((state) => ({
     ...state,
+    sandbox: { ...containment.record },
     isolation: {
-      mode: workspace.isolated ? 'worktree' : 'none',
+      mode: workspace.isolated ? 'repository' : 'none',
       worktreePath: workspace.worktreePath,
       branch: workspace.branch,
       baseRef: workspace.baseRef,
       baseCommit: workspace.baseCommit,
+      landingLedgerOffset: ledgerOffset,
     },
   }));
 
@@ -248,6 +300,7 @@ async function governedRun(
       mode,
       worktreePath: workspace.worktreePath,
       judgingModel,
+      sandbox: containment.gateSandbox,
     }),
   );
   if (pre.decision.action === 'halt' || pre.decision.action === 'escalate') {
@@ -255,7 +308,7 @@ async function governedRun(
   }
   if (pre.decision.action === 'proceed_with_log') run.note('info', pre.decision.justification);
 
-  return executeAndLand(run, { coder, mode, workspace });
+  return executeAndLand(run, { coder, mode, workspace, containment });
 }
 
 /**
@@ -264,9 +317,9 @@ async function governedRun(
  */
 export async function executeAndLand(
   run: JobRun,
-  options: { coder: ResolvedCoder; mode: ProtocolMode; workspace: RunWorkspace },
+  options: { coder: ResolvedCoder; mode: ProtocolMode; workspace: RunWorkspace; containment: JobContainment },
 ): Promise<JobEnding> {
-  const { coder, mode, workspace } = options;
+  const { coder, mode, workspace, containment } = options;
   const { protocol } = run.context;
   const judgingModel = coder.models.judging.model;
   const maxAttempts = 1 + protocol.execution.max_fix_attempts;
@@ -275,7 +328,7 @@ export async function executeAndLand(
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const executed = await run.stage(
       'execute',
-      () => executeAttempt(run, { coder, mode, workspace: workspace.worktreePath, attempt, findings }),
+      () => executeAttempt(run, { coder, mode, workspace, containment, attempt, findings }),
       { attempt, detail: coder.adapter.displayName },
     );
     if (executed.status === 'no-changes') {
@@ -301,6 +354,7 @@ export async function executeAndLand(
           worktreePath: workspace.worktreePath,
           judgingModel,
           diff,
+          sandbox: containment.gateSandbox,
         }),
       { attempt },
     );
@@ -345,6 +399,9 @@ export async function land(
       return { status: 'done', outcome: 'merged', summary: landing.message, landing };
     case 'branch_kept':
       return { status: 'done', outcome: 'branch_kept', summary: landing.message, landing };
+    case 'base_moved':
+      // A human looks before the change goes on top of commits snodo did not land.
+      return { status: 'halted', outcome: 'escalated', summary: landing.message, landing };
     default:
       return { status: 'halted', outcome: landing.outcome, summary: landing.message, landing };
   }

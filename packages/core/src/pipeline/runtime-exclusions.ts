@@ -11,7 +11,6 @@ export const RUNTIME_EXCLUSIONS = [
   '/.snodo/audit.log',
   '/.snodo/audit.log.*',
   '/.snodo/audit.*.log',
-  '/.snodo/landings/',
   '/.snodo/*.lock',
 ];
 

@@ -82,7 +82,8 @@ export async function classifyTask(
   // The fallback must be able to run the task too: the initial mode when it can change code, else the
   // first mode that can (a protocol may start in a planning mode).
   const declared = protocol.modes.find((mode) => mode.mode_id === protocol.initial_mode);
-  const initial = candidates.find((mode) => mode === declared) ?? candidates[0] ?? declared ?? protocol.modes[0];
+  const initial =
+    candidates.find((mode) => mode === declared) ?? candidates[0] ?? declared ?? protocol.modes[0];
   if (!initial) throw new ModeUnknownError({ mode: protocol.initial_mode, available: [] });
   if (candidates.length <= 1) {
     return {

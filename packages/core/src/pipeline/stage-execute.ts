@@ -17,14 +17,18 @@ import {
   revParse,
   workingTreeStatus,
 } from '../git/index.js';
+import { assertWorkspaceIntact, importTaskBranch, readWorkspaceMarker } from '../isolation/index.js';
 import type { AttemptRecord } from '../jobs/index.js';
 import { processStartTimeMs } from '../jobs/process-identity.js';
 import { constraintsForMode, type ProtocolMode } from '../protocol/index.js';
 import { applyFileProposals } from '../workspace/index.js';
 import { CoderContractViolationError } from './coder-contract-violation-error.js';
+import type { JobContainment } from './job-containment.js';
+import { takeJobGuard } from './job-guard.js';
 import { JobRun } from './job-run.js';
 import type { ResolvedCoder } from './stage-resolve.js';
 import { taskCommitMessage } from './task-commit-message.js';
+import type { RunWorkspace } from './task-workspace.js';
 
 /** What one coder attempt left on the task branch. */
 export interface AttemptOutcome {
@@ -108,11 +112,16 @@ async function checkAttempt(
 }
 
 /** Records the coder's process group in `state.json` while it runs (see `JobState.coderProcess`). */
-function recordCoderProcess(run: JobRun, pid: number, processGroup: number): Promise<unknown> {
+function recordCoderProcess(
+  run: JobRun,
+  pid: number,
+  processGroup: number,
+  tag: string | undefined,
+): Promise<unknown> {
   return run
     .updateState((state) => ({
       ...state,
-      coderProcess: { pid, processGroup, startTimeMs: processStartTimeMs(pid) },
+      coderProcess: { pid, processGroup, startTimeMs: processStartTimeMs(pid), ...(tag ? { tag } : {}) },
     }))
     .catch(() => undefined);
 }
@@ -138,12 +147,14 @@ export async function executeAttempt(
   options: {
     coder: ResolvedCoder;
     mode: ProtocolMode;
-    workspace: string;
+    workspace: RunWorkspace;
+    containment: JobContainment;
     attempt: number;
     findings: readonly CoderPromptFinding[];
   },
 ): Promise<AttemptOutcome> {
-  const { coder, mode, workspace, attempt } = options;
+  const { coder, mode, attempt, containment } = options;
+  const workspace = options.workspace.worktreePath;
   const { protocol } = run.context;
   const constraints = constraintsForMode(protocol, mode.mode_id).map((constraint) => constraint.description);
   const guidance = {
@@ -181,6 +192,9 @@ export async function executeAttempt(
     instructions,
     instructionsPath: run.paths.instructions,
     transcriptPath: run.paths.transcript,
+    homeDirectory: run.paths.home,
+    stateDirectory: run.paths.coderState,
+    ...(containment.coderSandbox ? { sandbox: containment.coderSandbox } : {}),
     coderConfig: coder.coderConfig,
     emit: (event) => {
       switch (event.type) {
@@ -198,7 +212,7 @@ export async function executeAttempt(
           });
           return;
         case 'coder-process':
-          recordingProcess = recordCoderProcess(run, event.pid, event.processGroup);
+          recordingProcess = recordCoderProcess(run, event.pid, event.processGroup, event.tag);
           return;
       }
     },
@@ -214,11 +228,15 @@ export async function executeAttempt(
   });
 
   const started = Date.now();
+  const guard = await takeJobGuard(run);
+  const during = `${coder.adapter.displayName}'s attempt ${attempt}`;
   let result: CoderV1Result;
   try {
     result = await coder.adapter.doRun(request);
   } catch (error) {
     await forgetCoderProcess(run, recordingProcess);
+    // Tampering outranks however the attempt failed: it is what the user must hear about.
+    await guard.verify(during);
     // A failed attempt may still have spent tokens (a truncated answer, an exhausted turn budget);
     // coders attach them to the error so the job's cost stays true.
     const spent = (error as { usage?: CoderV1Result['usage'] }).usage;
@@ -226,6 +244,12 @@ export async function executeAttempt(
     throw error;
   }
   await forgetCoderProcess(run, recordingProcess);
+  await guard.verify(during);
+  if (options.workspace.isolated && readWorkspaceMarker(workspace) !== undefined) {
+    // Filesystem only: a planted `.git/commondir` or a swapped `.git` must be found before snodo runs git
+    // in the workspace again (it would read a config that is not snodo's).
+    assertWorkspaceIntact({ worktreePath: workspace, branch: options.workspace.branch });
+  }
   if (coder.adapter.kind === 'engine-managed' && result.status === 'changed') {
     await commitProposals(run, coder, workspace, result);
   }
@@ -235,6 +259,15 @@ export async function executeAttempt(
       coderId: coder.adapter.id,
       displayName: coder.adapter.displayName,
       problem: `it reported commit ${result.commit} but the task branch is at ${checked.commit ?? headBefore}`,
+    });
+  }
+  if (checked.commit !== undefined && options.workspace.isolated) {
+    // The user sees the task branch in their own repository; landing and `snodo task …` work from it.
+    await importTaskBranch({
+      repositoryRoot: run.context.repositoryRoot,
+      worktreePath: workspace,
+      branch: options.workspace.branch,
+      expectedCommit: checked.commit,
     });
   }
   const status = checked.commit ? 'changed' : 'no-changes';

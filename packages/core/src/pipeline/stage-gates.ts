@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCoderEnvironment } from '@snodo/coder-sdk';
+import { buildCoderEnvironment, type CoderV1Sandbox } from '@snodo/coder-sdk';
 import { generateVerdict } from '@snodo/llm';
 import {
+  classifyValidator,
   type DiffContext,
   evaluatePolicy,
   type GateJudgeFunction,
@@ -18,6 +19,7 @@ import {
   type ProtocolMode,
   validatorsForMode,
 } from '../protocol/index.js';
+import { takeJobGuard } from './job-guard.js';
 import { JobRun } from './job-run.js';
 import type { UsageReport } from './usage-ledger.js';
 
@@ -96,6 +98,8 @@ export async function runGates(
     worktreePath: string;
     judgingModel: string | undefined;
     diff?: DiffContext;
+    /** The sandbox command gates run in; absent: unsandboxed (recorded as `sandbox: none`). */
+    sandbox?: CoderV1Sandbox | undefined;
   },
 ): Promise<GatePhaseOutcome> {
   const { protocol } = run.context;
@@ -139,9 +143,17 @@ export async function runGates(
   };
 
   const siblings = protocol.modes.filter((mode) => mode.mode_id !== options.mode.mode_id);
+  const validators = validatorsForMode(protocol, options.mode.mode_id);
+  // Command gates run the project's scripts, which the coder could have rewritten: guarded like the coder.
+  const runsCode = validators.some(
+    (validator) =>
+      (validator.evaluation_phase ?? 'pre_execute') === options.phase &&
+      classifyValidator(validator) === 'command',
+  );
+  const guard = runsCode ? await takeJobGuard(run) : undefined;
   const verdicts = await runGatePhase({
     phase: options.phase,
-    validators: validatorsForMode(protocol, options.mode.mode_id),
+    validators,
     constraints: constraintsForMode(protocol, options.mode.mode_id),
     context: {
       task: run.options.task,
@@ -150,6 +162,8 @@ export async function runGates(
       // Command gates run the project's own scripts: an allow-listed environment without any key, and
       // CI=true so test runners do not wait in watch mode.
       env: { ...buildCoderEnvironment({ parentEnv: run.context.env, credentials: {} }), CI: 'true' },
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      knownSecrets: run.context.knownSecrets,
       ...(options.judgingModel ? { judgeModel: options.judgingModel } : {}),
       mode: modeProfile(protocol, options.mode),
       siblingModes: siblings.map((mode) => modeProfile(protocol, mode)),
@@ -160,6 +174,7 @@ export async function runGates(
     onVerdict,
   });
   await Promise.all(pending);
+  await guard?.verify(`the ${options.phase === 'pre_execute' ? 'pre' : 'post'}-execute command gates`);
 
   const decision = evaluatePolicy(verdicts, {
     policy: protocol.disagreement_policy,

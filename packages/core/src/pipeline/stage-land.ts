@@ -6,6 +6,8 @@ import {
   landTaskBranch,
   removeTaskWorkspace,
 } from '../isolation/index.js';
+import { readJobState } from '../jobs/index.js';
+import { refuseForeignBaseCommits } from './foreign-base-refusal.js';
 import type { JobRun } from './job-run.js';
 import type { RunWorkspace } from './task-workspace.js';
 
@@ -55,6 +57,8 @@ export async function landJob(
   await run.auditTrail.sync();
   // The merge commit's trailer carries this checkpoint; refs/snodo/audit gets the job-end one.
   const { trailer } = await run.auditTrail.checkpoint({ ref: false });
+  const recorded = readJobState(repositoryRoot, run.jobId).isolation;
+  const since = recorded?.acceptedBaseCommit ?? workspace.baseCommit;
   const landed = await landTaskBranch({
     repositoryRoot,
     baseRef: workspace.baseRef,
@@ -66,11 +70,31 @@ export async function landJob(
     jobId: run.jobId,
     message: options.message,
     trailers: { 'Snodo-Job': run.jobId, [CHECKPOINT_TRAILER_KEY]: trailerValue(trailer) },
+    checkBase: (current) =>
+      refuseForeignBaseCommits({
+        repositoryRoot,
+        jobId: run.jobId,
+        baseRef: workspace.baseRef,
+        since,
+        current,
+        ledgerOffset: recorded?.landingLedgerOffset ?? 0,
+      }),
   });
+  if (landed.outcome === 'base_moved') {
+    await run.updateState((state) =>
+      state.isolation === undefined
+        ? state
+        : { ...state, isolation: { ...state.isolation, pendingBaseCommit: landed.previousBaseCommit } },
+    );
+  }
   await run.audit(
     landed.outcome === 'merged' || landed.outcome === 'branch_kept' ? 'merge-end' : 'job-retain',
     {
       strategy,
+      base_ref: workspace.baseRef,
+      foreign_commits: landed.foreignCommits
+        ? landed.foreignCommits.map((commit) => commit.commit)
+        : undefined,
       outcome: landed.outcome,
       merge_commit: landed.mergeCommit,
       previous_base_commit: landed.previousBaseCommit,

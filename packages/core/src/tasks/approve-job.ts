@@ -1,5 +1,6 @@
 import { readJobState } from '../jobs/index.js';
 import { finishJob } from '../pipeline/finish-job.js';
+import { prepareJobContainment } from '../pipeline/job-containment.js';
 import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
 import { executeAndLand, land } from '../pipeline/run-task.js';
 import type { RunTaskResult } from '../pipeline/run-task-result.js';
@@ -52,6 +53,16 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
     let ending: JobEnding;
     try {
       if (recorded.attempts.length > 0) {
+        // Approving a landing held because the base gained commits snodo did not land accepts exactly the
+        // base the human was shown; anything newer escalates again.
+        await run.updateState((current) =>
+          current.isolation?.pendingBaseCommit === undefined
+            ? current
+            : {
+                ...current,
+                isolation: { ...current.isolation, acceptedBaseCommit: current.isolation.pendingBaseCommit },
+              },
+        );
         ending = await land(run, workspace);
       } else {
         const mode = run.context.protocol.modes.find((candidate) => candidate.mode_id === recorded.mode);
@@ -61,6 +72,14 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
           coder,
           mode: mode ?? run.context.protocol.modes[0]!,
           workspace,
+          containment: prepareJobContainment({
+            context: run.context,
+            paths: run.paths,
+            workspace,
+            coder: coder.adapter,
+            coderExecutable: coder.availability.binaryPath,
+            coderConfig: coder.coderConfig,
+          }),
         });
       }
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { CoderV1Sandbox } from '@snodo/coder-sdk';
 import { describeError, startStopwatch } from '../elapsed.js';
 import type { GatePhase } from '../gate-phase.js';
 import type { GateValidatorSpec } from '../gate-validator-spec.js';
@@ -21,6 +22,8 @@ export interface CommandGateOptions {
   readonly runCommand: GateCommandRunner;
   /** Cancels the run. */
   readonly signal?: AbortSignal;
+  /** The job's sandbox: the command runs inside it (SPEC §12). */
+  readonly sandbox?: CoderV1Sandbox;
 }
 
 type ResolvedCommand =
@@ -116,6 +119,7 @@ export async function evaluateCommandGate(
     env: options.env,
     timeoutMs: Math.round(timeoutSeconds * 1000),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   };
   let result: Awaited<ReturnType<GateCommandRunner>>;
   try {

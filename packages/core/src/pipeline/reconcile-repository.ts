@@ -1,0 +1,60 @@
+import type { AuditTrail } from '../audit-trail/index.js';
+import { reconcileInterruptedJobs, updateJobState } from '../jobs/index.js';
+import { type RecoveredLanding, recoverInterruptedLandings } from '../landing/index.js';
+import type { RunContext } from './run-context.js';
+
+/** A recovered landing as its job's record: it did land, although its process died on the way. */
+async function recordRecoveredLanding(context: RunContext, landing: RecoveredLanding): Promise<void> {
+  if (landing.action !== 'finished') return;
+  await updateJobState(context.repositoryRoot, landing.jobId, (state) => {
+    if (state.status !== 'running' && state.status !== 'interrupted') return state;
+    return {
+      ...state,
+      status: 'done',
+      outcome: 'merged',
+      endedAt: state.endedAt ?? new Date().toISOString(),
+      summary: landing.message,
+      landing: {
+        strategy: state.landing?.strategy ?? 'merge',
+        outcome: 'merged',
+        mergeCommit: landing.to,
+        previousBaseCommit: landing.from,
+      },
+    };
+  }).catch(() => undefined);
+}
+
+/**
+ * What every start does before its own job: finish landings whose process died after moving the base (the
+ * user's checkout is brought to the landed commit, or the reason it could not be is returned), then mark
+ * jobs left `running` by a dead process `interrupted` and stop what they left running. Each is audited.
+ * Returns the landings found, for the caller to report.
+ */
+export async function reconcileRepository(
+  context: RunContext,
+  auditTrail: AuditTrail,
+): Promise<RecoveredLanding[]> {
+  const landings = await recoverInterruptedLandings(context.repositoryRoot);
+  for (const landing of landings) {
+    await recordRecoveredLanding(context, landing);
+    await auditTrail.append(
+      'landing-recover',
+      {
+        action: landing.action,
+        base_ref: landing.baseRef,
+        previous_base_commit: landing.from,
+        merge_commit: landing.to,
+        updated_checkouts: [...landing.updatedCheckouts],
+      },
+      { job: landing.jobId },
+    );
+  }
+  for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot)) {
+    await auditTrail.append(
+      'job-interrupt',
+      { pid: interrupted.process.pid, previous_status: 'running' },
+      { job: interrupted.jobId },
+    );
+  }
+  return landings;
+}

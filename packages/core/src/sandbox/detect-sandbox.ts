@@ -1,0 +1,32 @@
+import { probeSandbox } from '@snodo/coder-sdk';
+import type { SandboxSetting } from './sandbox-setting.js';
+
+/** Whether this run's code-running steps will be sandboxed, and if not, why. */
+export type SandboxAvailability =
+  | { readonly kind: 'bubblewrap'; readonly executable: string }
+  | { readonly kind: 'none'; readonly reason: string; readonly fix: string };
+
+/**
+ * Probes the sandbox the setting asks for (one `bwrap` start per process, cached by the SDK). `off` is
+ * `none` without probing. Never throws: what to do with `none` depends on the mode (a warning under
+ * `auto`, a refusal under `required`).
+ */
+export async function detectSandbox(
+  setting: SandboxSetting,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<SandboxAvailability> {
+  if (setting.mode === 'off') {
+    return {
+      kind: 'none',
+      reason: 'the sandbox is off (`execution.sandbox: off`)',
+      fix: 'Set `execution.sandbox: auto` in .snodo/protocol.yml to run the coder and command gates contained.',
+    };
+  }
+  const probe = await probeSandbox({
+    ...(setting.executable ? { executable: setting.executable } : {}),
+    ...(env.PATH ? { pathEnvironment: env.PATH } : {}),
+  });
+  return probe.available
+    ? { kind: 'bubblewrap', executable: probe.executable }
+    : { kind: 'none', reason: probe.reason, fix: probe.fix };
+}
