@@ -10,6 +10,7 @@ import {
   useIsolatedGitConfiguration,
 } from '../git/test-repository.js';
 import { createTaskWorkspace, type TaskWorkspace } from './create-task-workspace.js';
+import { importTaskBranch } from './import-task-branch.js';
 import { type LandTaskBranchOptions, landTaskBranch } from './land-task-branch.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
 
@@ -49,6 +50,12 @@ async function taskWith(
     worktreesDirectory: target.worktreesDirectory,
   });
   const tip = target.commit(`task ${jobCounter}`, files, workspace.worktreePath);
+  await importTaskBranch({
+    repositoryRoot: target.root,
+    worktreePath: workspace.worktreePath,
+    branch: workspace.branch,
+    expectedCommit: tip,
+  });
   return { ...workspace, tip };
 }
 
@@ -135,7 +142,13 @@ describe('landTaskBranch', { timeout: 30_000 }, () => {
   it('squashes the task into one commit whose only parent is the base', async () => {
     const target = setUp();
     const task = await taskWith(target, { 'feature.txt': 'feature\n' });
-    target.commit('second task commit', { 'src.txt': 'source v2\n' }, task.worktreePath);
+    const second = target.commit('second task commit', { 'src.txt': 'source v2\n' }, task.worktreePath);
+    await importTaskBranch({
+      repositoryRoot: target.root,
+      worktreePath: task.worktreePath,
+      branch: task.branch,
+      expectedCommit: second,
+    });
     const base = target.revParse('trunk');
     const result = await landTaskBranch(
       landOptions(target, task, { strategy: 'squash', message: 'Add the feature' }),
@@ -359,5 +372,14 @@ describe('landTaskBranch', { timeout: 30_000 }, () => {
     expect(WorktreeDirtyError.isInstance(error)).toBe(true);
     expect(error.changedPaths).toEqual(['forgotten.txt']);
     expect(target.revParse('trunk')).toBe(tip);
+  });
+
+  it('refuses to land while the workspace holds a commit the task branch in the repository lacks', async () => {
+    const target = setUp();
+    const task = await taskWith(target, { 'src.txt': 'source v2\n' });
+    target.commit('made in the workspace, never imported', { 'extra.txt': 'x\n' }, task.worktreePath);
+    const before = target.revParse('trunk');
+    await expect(landTaskBranch(landOptions(target, task))).rejects.toThrow(/run `snodo task merge/);
+    expect(target.revParse('trunk')).toBe(before);
   });
 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
-import { createPipelineFixture, type PipelineFixture } from './testing/pipeline-fixture.js';
+import { sandboxMissing } from './testing/hostile-coder.js';
+import { createPipelineFixture, type PipelineFixture, testProtocol } from './testing/pipeline-fixture.js';
 
 // A separate OS process runs the pipeline from the built package, as the CLI does; the test kills it with
 // SIGKILL while its coder (a config-declared command coder) is running.
@@ -30,14 +31,21 @@ async function gone(pid: number): Promise<boolean> {
 }
 
 let fixture: PipelineFixture;
-beforeEach(() => {
-  fixture = createPipelineFixture({
-    config: 'coders:\n  sleeper:\n    command: [sh, -c, "sleep 30", "{prompt}"]\n',
-  });
-});
 afterEach(() => fixture.cleanup());
 
-describe('a run killed mid-flight', () => {
+// Unsandboxed, the coder's own process group outlives snodo until the next start stops it; in the sandbox
+// (bubblewrap dies with its parent) nothing of the coder outlives snodo at all.
+describe.each([
+  ['without a sandbox', 'off'],
+  ...(sandboxMissing === undefined ? [['in the sandbox', 'auto'] as const] : []),
+] as const)('a run killed mid-flight %s', (_, sandbox) => {
+  beforeEach(() => {
+    fixture = createPipelineFixture({
+      protocol: testProtocol.replace('execution:\n', `execution:\n  sandbox: ${sandbox}\n`),
+      config: 'coders:\n  sleeper:\n    command: [sh, -c, "sleep 30", "{prompt}"]\n',
+    });
+  });
+
   it('leaves the base untouched and is reconciled as interrupted by the next start', async () => {
     expect(existsSync(coreEntry)).toBe(true);
     const script = join(fixture.root, '..', 'run.mjs');
@@ -85,8 +93,12 @@ await handle.result;
     expect(coderPid).toBeDefined();
     child.kill('SIGKILL');
     await exited;
-    // The coder runs in its own process group: snodo's death does not stop it.
-    expect(isRunning(coderPid as number)).toBe(true);
+    if (sandbox === 'off') {
+      // The coder runs in its own process group: snodo's death does not stop it.
+      expect(isRunning(coderPid as number)).toBe(true);
+    } else {
+      expect(await gone(coderPid as number)).toBe(true);
+    }
 
     expect(fixture.git(['rev-parse', 'trunk'])).toBe(before);
     expect(readJobState(fixture.root, jobId as string).status).toBe('running');
@@ -99,9 +111,11 @@ await handle.result;
       outcome: 'interrupted',
     });
     // ...and stops the coder it left behind.
-    expect(readJobState(fixture.root, jobId as string).summary).toContain(
-      'was still running and was stopped',
-    );
+    if (sandbox === 'off') {
+      expect(readJobState(fixture.root, jobId as string).summary).toContain(
+        'was still running and was stopped',
+      );
+    }
     expect(await gone(coderPid as number)).toBe(true);
     const log = readFileSync(join(fixture.root, '.snodo/audit.log'), 'utf8');
     expect(log).toContain(`"job":"${jobId}"`);

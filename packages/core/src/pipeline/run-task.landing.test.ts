@@ -4,7 +4,7 @@ import type { CoderV1Request } from '@snodo/coder-sdk';
 import { MockCoderAdapterV1 } from '@snodo/coder-sdk/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
-import { mergeJob } from '../tasks/index.js';
+import { approveJob, mergeJob } from '../tasks/index.js';
 import {
   createPipelineFixture,
   mockRegistration,
@@ -47,11 +47,28 @@ describe('landing', () => {
       fixture.write('shared.txt', 'from someone else\n');
       movedTo = fixture.commitAll('a concurrent change');
     });
-    const { result } = await fixture.run({
+    const extraCoders = [registrationFor(coder)];
+    const { result: escalated } = await fixture.run({
       task: 'edit shared',
       coder: 'conflicting',
       model: 'mock/pass',
-      extraCoders: [registrationFor(coder)],
+      extraCoders,
+    });
+    // The base gained a commit no snodo landing made: a human looks first (SPEC §12).
+    expect(escalated).toMatchObject({ status: 'halted', outcome: 'escalated' });
+    expect(escalated.summary).toContain(movedTo.slice(0, 12));
+    expect(escalated.summary).toContain('a concurrent change');
+    const result = await approveJob({
+      cwd: fixture.root,
+      env: fixture.env,
+      homeDirectory: fixture.env.HOME,
+      jobId: escalated.jobId,
+      reason: 'the concurrent change is mine',
+      coders: {
+        registrations: [mockRegistration, ...extraCoders],
+        defaultCoderId: 'mock',
+        mockCoderId: 'mock',
+      },
     });
     expect(result).toMatchObject({
       status: 'halted',
@@ -70,17 +87,69 @@ describe('landing', () => {
       fixture.write('other.txt', 'other\n');
       fixture.commitAll('unrelated change');
     });
-    const { result } = await fixture.run({
+    const extraCoders = [registrationFor(coder)];
+    const { result: escalated } = await fixture.run({
       task: 'add coder.txt',
       coder: 'parallel',
       model: 'mock/pass',
-      extraCoders: [registrationFor(coder)],
+      extraCoders,
+    });
+    expect(escalated).toMatchObject({ status: 'halted', outcome: 'escalated' });
+    expect(escalated.summary).toContain('unrelated change');
+    expect(fixture.git(['log', '-1', '--format=%s', 'trunk'])).toBe('unrelated change');
+    const result = await approveJob({
+      cwd: fixture.root,
+      env: fixture.env,
+      homeDirectory: fixture.env.HOME,
+      jobId: escalated.jobId,
+      reason: 'that commit is mine',
+      coders: {
+        registrations: [mockRegistration, ...extraCoders],
+        defaultCoderId: 'mock',
+        mockCoderId: 'mock',
+      },
     });
     expect(result).toMatchObject({ status: 'done', outcome: 'merged' });
     const message = fixture.git(['log', '-1', '--format=%B', 'trunk']);
     expect(fixture.git(['rev-list', '--parents', '-1', 'trunk']).split(' ')).toHaveLength(3);
     expect(message).toContain(`Snodo-Job: ${result.jobId}`);
     expect(message).toMatch(/Snodo-Audit-Checkpoint: [A-Za-z0-9_-]+/);
+    expect(readFileSync(join(fixture.root, 'coder.txt'), 'utf8')).toBe('coder\n');
+  });
+
+  it('approval accepts exactly the base the human was shown: a commit arriving after it escalates again', async () => {
+    const coder = writer('parallel', { 'coder.txt': 'coder\n' }, () => {
+      fixture.write('first.txt', 'first\n');
+      fixture.commitAll('first foreign commit');
+    });
+    const extraCoders = [registrationFor(coder)];
+    const { result: escalated } = await fixture.run({
+      task: 'add coder.txt',
+      coder: 'parallel',
+      model: 'mock/pass',
+      extraCoders,
+    });
+    expect(escalated.outcome).toBe('escalated');
+    fixture.write('second.txt', 'second\n');
+    const second = fixture.commitAll('second foreign commit');
+    const options = {
+      cwd: fixture.root,
+      env: fixture.env,
+      homeDirectory: fixture.env.HOME,
+      jobId: escalated.jobId,
+      coders: {
+        registrations: [mockRegistration, ...extraCoders],
+        defaultCoderId: 'mock',
+        mockCoderId: 'mock',
+      },
+    };
+    const again = await approveJob({ ...options, reason: 'the first one is mine' });
+    expect(again).toMatchObject({ status: 'halted', outcome: 'escalated' });
+    expect(again.summary).toContain(second.slice(0, 12));
+    expect(again.summary).not.toContain('first foreign commit');
+    expect(fixture.git(['rev-parse', 'trunk'])).toBe(second);
+    const landed = await approveJob({ ...options, reason: 'the second one too' });
+    expect(landed).toMatchObject({ status: 'done', outcome: 'merged' });
     expect(readFileSync(join(fixture.root, 'coder.txt'), 'utf8')).toBe('coder\n');
   });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readCheckpoints, verifyAuditLog } from '@snodo/audit';
 import { createMockCoder } from '@snodo/coder-mock';
 import type { CoderAdapterV1 } from '@snodo/coder-sdk';
-import { auditLogPath, checkpointStorePath, signingKeyDirectory } from '../../audit-trail/index.js';
+import { auditLogPath, repositoryCheckpointStorePath, signingKeyDirectory } from '../../audit-trail/index.js';
 import type { CoderRegistration } from '../../coders/index.js';
 import type { RunEvent } from '../run-event.js';
 import { runTask } from '../run-task.js';
@@ -148,7 +148,11 @@ export function createPipelineFixture(
       const logPath = auditLogPath(root);
       const firstLine = execFileSync('head', ['-n', '1', logPath], { encoding: 'utf8' });
       const logId = (JSON.parse(firstLine) as { data: { log_id: string } }).data.log_id;
-      const checkpoints = readCheckpoints(checkpointStorePath(snodoHome, logId));
+      const checkpoints = readCheckpoints(
+        repositoryCheckpointStorePath(snodoHome, join(root, '.git'), logId),
+      );
+      // A verification against no checkpoint at all would prove nothing about the tail.
+      if (checkpoints.length === 0) throw new Error(`no checkpoint of log ${logId} in ${snodoHome}`);
       return verifyAuditLog(logPath, {
         checkpoints,
         publicKey: join(signingKeyDirectory(snodoHome), 'audit-signing-key.pub.pem'),
