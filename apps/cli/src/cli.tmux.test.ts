@@ -62,7 +62,7 @@ describe.skipIf(!hasTmux)('snodo run in a terminal (tmux)', () => {
       '-x',
       '120',
       '-y',
-      '30',
+      '40',
       '-s',
       'snodo',
       script,

@@ -51,6 +51,9 @@ const HALT_CODES: ReadonlySet<string> = new Set([
   'AUDIT_LOG_REWRITTEN',
   // A log whose chain no longer verifies (an edited event): refused before a job exists.
   'AUDIT_CHAIN_INVALID',
+  // A task workspace whose git structure a coder changed, or whose branch moved behind snodo's back.
+  'WORKSPACE_TAMPERED',
+  'WORKSPACE_BRANCH_MISMATCH',
   // The repository guard found what a coder or gate changed (a job's `failed` result never has it, but an
   // embedder's error may).
   'REPOSITORY_TAMPERED',

@@ -29,6 +29,13 @@ export interface CoderStatus {
   readonly fix: string | null;
   /** How to install it. */
   readonly installHint: string | null;
+  /**
+   * Whether its processes run in snodo's sandbox: `supported` (an in-place coder that runs everything
+   * through it), `unsupported` (an in-place coder that does not: it runs with your powers even where a
+   * sandbox exists), `not-needed` (an engine-managed coder runs no process; snodo writes its files), or
+   * `unknown` when the coder could not be loaded.
+   */
+  readonly sandbox: 'supported' | 'unsupported' | 'not-needed' | 'unknown';
 }
 
 /**
@@ -72,6 +79,7 @@ export async function checkCoder(
       reason: error instanceof Error ? error.message : String(error),
       fix: typeof quickSetup === 'string' ? (quickSetup.split('\n')[1]?.trim() ?? null) : null,
       installHint: registration.installHint ?? null,
+      sandbox: 'unknown',
     };
   };
   let adapter: Awaited<ReturnType<CoderRegistry['get']>>;
@@ -108,5 +116,11 @@ export async function checkCoder(
     fix:
       notReady === undefined ? null : (availability.fix ?? fixFor(notReady, availability.installed, adapter)),
     installHint: adapter.installHint ?? registration.installHint ?? null,
+    sandbox:
+      adapter.kind === 'engine-managed'
+        ? 'not-needed'
+        : adapter.supportsSandbox === true
+          ? 'supported'
+          : 'unsupported',
   };
 }

@@ -15,7 +15,20 @@ export const coderStatusJsonSchema = z.object({
   reason: z.string().nullable(),
   fix: z.string().nullable(),
   installHint: z.string().nullable(),
+  sandbox: z.enum(['supported', 'unsupported', 'not-needed', 'unknown']),
+});
+
+/** Whether a sandbox works on this machine (`snodo coders --json`, `snodo doctor`). */
+export const sandboxStatusJsonSchema = z.object({
+  available: z.boolean(),
+  executable: z.string().optional(),
+  version: z.string().optional(),
+  reason: z.string().optional(),
+  fix: z.string().optional(),
 });
 
 /** `snodo coders --json`. */
-export const codersJsonSchema = z.object({ coders: z.array(coderStatusJsonSchema) });
+export const codersJsonSchema = z.object({
+  coders: z.array(coderStatusJsonSchema),
+  sandbox: sandboxStatusJsonSchema,
+});

@@ -31,7 +31,7 @@ export const dryRunPlanJsonSchema = z.object({
   policy: z.string(),
   merge: sourced(z.string()),
   base: sourced(z.string()).extend({ commit: z.string().regex(/^[0-9a-f]{40,64}$/) }),
-  isolation: z.object({ mode: z.enum(['worktree', 'none']), directory: z.string() }),
+  isolation: z.object({ mode: z.enum(['repository', 'none']), directory: z.string() }),
   timeoutSeconds: sourced(z.number().int().positive()),
   maxFixAttempts: z.number().int().nonnegative(),
 });

@@ -48,6 +48,14 @@ export function formatJobMeta(details: JobDetails, palette: Palette): string {
       `${state.coder.displayName} (${state.coder.id}${version}, ${state.coder.kind}) ${palette.dim(`chosen by ${describeCoderSource(state.coder.source)}`)}`,
     ]);
   }
+  if (state.sandbox !== undefined) {
+    rows.push([
+      'sandbox',
+      state.sandbox.kind === 'bubblewrap'
+        ? `bubblewrap${state.sandbox.gateNetwork ? '' : ' (command gates without network)'}`
+        : palette.yellow(`none: ${state.sandbox.reason ?? 'not sandboxed'}`),
+    ]);
+  }
   if (state.models !== undefined) {
     for (const role of ['judging', 'classifier', 'coder'] as const) {
       const choice = state.models[role];

@@ -1,6 +1,7 @@
 import type { CliContext } from '../../cli-context.js';
 import { type CoderStatus, checkCoder } from '../../coders/check-coder.js';
 import { loadCoderRegistry } from '../../coders/load-coder-registry.js';
+import { describeSandboxStatus, type SandboxStatus, sandboxStatus } from '../../coders/sandbox-status.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import type { Palette } from '../../output/palette.js';
 import { formatTable } from '../../output/table.js';
@@ -10,12 +11,25 @@ export interface CodersFlags {
   readonly json?: boolean | undefined;
 }
 
-/** Every registered coder's status, checked concurrently (each may probe a CLI's version). */
-export async function listCoderStatuses(context: CliContext): Promise<CoderStatus[]> {
+/** Every registered coder's status, checked concurrently (each may probe a CLI's version), and the sandbox's. */
+export async function listCoderStatuses(
+  context: CliContext,
+): Promise<{ coders: CoderStatus[]; sandbox: SandboxStatus }> {
   const { registry, config } = await loadCoderRegistry(context);
-  return Promise.all(
-    registry.list().map((registration) => checkCoder(registry, registration.id, config, context.env)),
-  );
+  const [coders, sandbox] = await Promise.all([
+    Promise.all(
+      registry.list().map((registration) => checkCoder(registry, registration.id, config, context.env)),
+    ),
+    sandboxStatus(config, context.env),
+  ]);
+  return { coders, sandbox };
+}
+
+function sandboxText(status: CoderStatus, sandbox: SandboxStatus, palette: Palette): string {
+  if (status.sandbox === 'not-needed') return palette.dim('-');
+  if (status.sandbox === 'unknown') return '?';
+  if (status.sandbox === 'unsupported') return palette.red('no');
+  return sandbox.available ? palette.green('yes') : palette.yellow('no sandbox here');
 }
 
 function credentialText(status: CoderStatus, palette: Palette): string {
@@ -25,20 +39,28 @@ function credentialText(status: CoderStatus, palette: Palette): string {
   return status.credentials;
 }
 
-/** The coders as a table, then one line per coder that is not ready, with its fix. */
-export function formatCoderStatuses(statuses: readonly CoderStatus[], palette: Palette): string {
+/**
+ * The coders as a table (with whether each runs in the sandbox), a line about the sandbox on this machine,
+ * then one line per coder that is not ready, with its fix.
+ */
+export function formatCoderStatuses(
+  statuses: readonly CoderStatus[],
+  sandbox: SandboxStatus,
+  palette: Palette,
+): string {
   const rows = [
-    ['coder', 'kind', 'installed', 'version', 'credentials', 'ready'],
+    ['coder', 'kind', 'installed', 'version', 'credentials', 'sandboxed', 'ready'],
     ...statuses.map((status) => [
       `${status.id}${status.isDefault ? palette.dim(' (default)') : ''}`,
       status.kind,
       status.installed ? 'yes' : palette.red('no'),
       status.version ?? '-',
       credentialText(status, palette),
+      sandboxText(status, sandbox, palette),
       status.ready ? palette.green('yes') : palette.red('no'),
     ]),
   ];
-  const lines = [formatTable(rows, { header: palette.dim })];
+  const lines = [formatTable(rows, { header: palette.dim }), '', describeSandboxStatus(sandbox)];
   const notReady = statuses.filter((status) => !status.ready);
   if (notReady.length > 0) lines.push('');
   for (const status of notReady) {
@@ -51,8 +73,8 @@ export function formatCoderStatuses(statuses: readonly CoderStatus[], palette: P
 
 /** `snodo coders`: always exit 0; readiness is information here (`snodo doctor` is the check). */
 export async function codersAction(context: CliContext, flags: CodersFlags): Promise<number> {
-  const statuses = await listCoderStatuses(context);
-  if (flags.json === true) context.stdout.write(`${JSON.stringify({ coders: statuses }, null, 2)}\n`);
-  else context.stdout.write(formatCoderStatuses(statuses, context.out));
+  const { coders, sandbox } = await listCoderStatuses(context);
+  if (flags.json === true) context.stdout.write(`${JSON.stringify({ coders, sandbox }, null, 2)}\n`);
+  else context.stdout.write(formatCoderStatuses(coders, sandbox, context.out));
   return EXIT_CODES.done;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codersJsonSchema } from '../../json/coder-status-json-schema.js';
 import { doctorJsonSchema } from '../../json/environment-json-schemas.js';
@@ -13,8 +15,11 @@ describe('snodo coders and snodo doctor', () => {
     const coders = await fixture.snodo(['coders']);
     expect(coders.exitCode, coders.all).toBe(0);
     expect(coders.stdout).toMatch(/litellm \(default\)\s+engine-managed\s+yes/);
-    expect(coders.stdout).toMatch(/mock\s+engine-managed\s+yes\s+-\s+not-needed\s+yes/);
+    expect(coders.stdout).toMatch(/mock\s+engine-managed\s+yes\s+-\s+not-needed\s+-\s+yes/);
     expect(coders.stdout).toMatch(/ghost\s+in-place\s+no/);
+    // Whether each coder's processes run in the sandbox, and whether there is one here.
+    expect(coders.stdout).toMatch(/claude-code\s+in-place\s+.*\s+(yes|no sandbox here)\s+no/);
+    expect(coders.stdout).toMatch(/^sandbox: (bubblewrap .* run contained|none here: .+)$/m);
     expect(coders.stdout).toContain('coders.ghost.binary');
 
     const json = codersJsonSchema.parse(parseJson(await fixture.snodo(['coders', '--json'])));
@@ -34,6 +39,9 @@ describe('snodo coders and snodo doctor', () => {
       'ghost',
     ]);
     expect(readiness).toMatchObject({ mock: true, ghost: false });
+    const sandboxed = Object.fromEntries(json.coders.map((coder) => [coder.id, coder.sandbox]));
+    expect(sandboxed).toMatchObject({ mock: 'not-needed', 'claude-code': 'supported', ghost: 'supported' });
+    expect(typeof json.sandbox.available).toBe('boolean');
   });
 
   it('works outside a repository too', async () => {
@@ -54,6 +62,27 @@ describe('snodo coders and snodo doctor', () => {
     expect(doctor.stdout).toContain('in the environment: ANTHROPIC_API_KEY');
     expect(doctor.stdout).not.toContain('sk-ant-secret-value-123');
     expect(doctor.stdout).toContain('No problems');
+  });
+
+  it('doctor says whether the sandbox works here, and fails only when the protocol requires one', async () => {
+    fixture = createCliFixture();
+    const here = await fixture.snodo(['doctor', '--json']);
+    const sandbox = doctorJsonSchema.parse(parseJson(here)).checks.find((check) => check.name === 'sandbox');
+    expect(sandbox?.status === 'ok' ? sandbox.detail : sandbox?.status).toMatch(/bubblewrap .*auto|warn/);
+    const missing = { SNODO_SANDBOX_EXECUTABLE: '/nonexistent/bwrap' };
+    const auto = await fixture.snodo(['doctor'], { env: missing });
+    expect(auto.exitCode, auto.all).toBe(0);
+    expect(auto.stdout).toMatch(/!\s+sandbox\s+none \(auto\): bubblewrap is not at the configured path/);
+    fixture.write(
+      '.snodo/protocol.yml',
+      readFileSync(join(fixture.root, '.snodo', 'protocol.yml'), 'utf8').replace(
+        'execution:\n',
+        'execution:\n  sandbox: required\n',
+      ),
+    );
+    const required = await fixture.snodo(['doctor'], { env: missing });
+    expect(required.exitCode, required.all).toBe(1);
+    expect(required.stdout).toMatch(/✘\s+sandbox\s+none \(required\)/);
   });
 
   it('doctor exits 1 with a fix per problem when there is no protocol', async () => {

@@ -9,11 +9,14 @@ import {
   detectProviderKeys,
   loadProtocol,
   type Protocol,
+  resolveSandboxSetting,
+  type SnodoConfig,
   signingKeyDirectory,
 } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { checkCoder } from '../../coders/check-coder.js';
 import { loadCoderRegistry } from '../../coders/load-coder-registry.js';
+import { sandboxStatus } from '../../coders/sandbox-status.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import type { Palette } from '../../output/palette.js';
 import { formatTable } from '../../output/table.js';
@@ -145,6 +148,44 @@ function checkSigningKey(snodoHome: string): DoctorCheck {
   }
 }
 
+/**
+ * Whether the coder and command gates can run contained here, judged against what the protocol (and
+ * config) ask: unavailable is a failure under `required`, a warning under `auto`.
+ */
+async function checkSandbox(
+  context: CliContext,
+  config: SnodoConfig,
+  protocol: Protocol | undefined,
+): Promise<DoctorCheck> {
+  const setting = resolveSandboxSetting({
+    execution: protocol?.execution ?? { sandbox: 'auto', sandbox_network: true },
+    config,
+    env: context.env,
+  });
+  if (setting.mode === 'off') {
+    return {
+      name: 'sandbox',
+      status: 'warn',
+      detail: 'off (`execution.sandbox: off`): the coder and command gates run with your own powers',
+      fix: 'Set `execution.sandbox: auto` (or `required`) in .snodo/protocol.yml.',
+    };
+  }
+  const status = await sandboxStatus(config, context.env);
+  if (status.available) {
+    return {
+      name: 'sandbox',
+      status: 'ok',
+      detail: `bubblewrap${status.version ? ` ${status.version}` : ''} (${status.executable}), ${setting.mode}: the coder and command gates run contained`,
+    };
+  }
+  return {
+    name: 'sandbox',
+    status: setting.mode === 'required' ? 'fail' : 'warn',
+    detail: `none (${setting.mode}): ${status.reason}`,
+    ...(status.fix ? { fix: status.fix } : {}),
+  };
+}
+
 function formatChecks(checks: readonly DoctorCheck[], palette: Palette): string {
   const marks = {
     ok: palette.green('✔'),
@@ -206,6 +247,7 @@ export async function doctorAction(context: CliContext, flags: DoctorFlags): Pro
     const repository = await checkRepository(context, repositoryRoot, ids);
     checks.push(...repository.checks);
     checks.push(checkSigningKey(store.home));
+    checks.push(await checkSandbox(context, config, repository.protocol));
     const required = new Set([
       registry.defaultCoderId,
       ...(repository.protocol?.modes ?? []).flatMap((mode) => (mode.coder === undefined ? [] : [mode.coder])),

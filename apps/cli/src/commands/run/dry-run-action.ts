@@ -55,8 +55,8 @@ export function formatDryRun(plan: DryRunPlan, dim: (text: string) => string): s
     ],
     [
       'isolation',
-      plan.isolation.mode === 'worktree'
-        ? `a worktree under ${plan.isolation.directory}`
+      plan.isolation.mode === 'repository'
+        ? `a workspace repository under ${plan.isolation.directory}`
         : 'the current checkout',
       dim(`(${plan.isolation.mode === 'none' ? '--no-isolation' : 'default'})`),
     ],

@@ -48,7 +48,7 @@ export interface DryRunPlan {
   readonly policy: string;
   readonly merge: Sourced<string>;
   readonly base: Sourced<string> & { readonly commit: string };
-  readonly isolation: { readonly mode: 'worktree' | 'none'; readonly directory: string };
+  readonly isolation: { readonly mode: 'repository' | 'none'; readonly directory: string };
   readonly timeoutSeconds: Sourced<number>;
   readonly maxFixAttempts: number;
 }
@@ -191,7 +191,7 @@ export async function planDryRun(context: RunContext, task: string, flags: RunFl
     isolation:
       flags.isolation === false
         ? { mode: 'none', directory: context.repositoryRoot }
-        : { mode: 'worktree', directory: context.worktreesDirectory },
+        : { mode: 'repository', directory: context.worktreesDirectory },
     timeoutSeconds,
     maxFixAttempts: protocol.execution.max_fix_attempts,
   };

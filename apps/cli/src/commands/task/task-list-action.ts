@@ -36,8 +36,8 @@ function entryOf(state: JobState): TaskListEntry {
     createdAt: state.createdAt,
     endedAt: state.endedAt ?? null,
     branch: isolation?.branch ?? null,
-    worktreePath: isolation?.mode === 'worktree' ? isolation.worktreePath : null,
-    kept: isolation?.mode === 'worktree' && existsSync(isolation.worktreePath),
+    worktreePath: isolation !== undefined && isolation.mode !== 'none' ? isolation.worktreePath : null,
+    kept: isolation !== undefined && isolation.mode !== 'none' && existsSync(isolation.worktreePath),
   };
 }
 

@@ -60,7 +60,10 @@ export async function taskShowAction(
     );
   }
   const kept =
-    state.isolation?.mode === 'worktree' && state.status !== 'done' && state.status !== 'abandoned';
+    state.isolation !== undefined &&
+    state.isolation.mode !== 'none' &&
+    state.status !== 'done' &&
+    state.status !== 'abandoned';
   const steps = nextSteps(jobId, state.status, state.outcome, kept || state.outcome === 'branch_kept');
   if (steps.length > 0) {
     lines.push('  next:');
