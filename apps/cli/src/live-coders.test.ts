@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { probeSandbox } from '@snodo/coder-sdk';
 import { type FakeLlm, startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from './testing/cli-fixture.js';
@@ -11,6 +12,8 @@ import { type CliFixture, createCliFixture } from './testing/cli-fixture.js';
  * Each coder package's own live test checks the same through `runTask` with more detail.
  */
 const live = process.env.SNODO_COMPAT_LIVE === '1';
+/** The real CLIs run inside snodo's sandbox wherever bubblewrap works (SPEC §12), so that is checked too. */
+const sandboxHere = (await probeSandbox()).available;
 const packages = join(import.meta.dirname, '..', '..', '..', 'packages');
 
 interface LiveCoder {
@@ -155,9 +158,14 @@ describe.skipIf(!live)(
         expect(result.outcome).toBe('merged');
         expect(fixture.git(['show', 'HEAD:hello.txt'])).toBe(`hello from ${coder.id}`);
         const meta = JSON.parse((await fixture.snodo(['meta', result.jobId, '--json'], { env })).stdout) as {
-          state: { usage: { coder?: { inputTokens: number; outputTokens: number } }; coder: { id: string } };
+          state: {
+            usage: { coder?: { inputTokens: number; outputTokens: number } };
+            coder: { id: string };
+            sandbox?: { kind: string };
+          };
         };
         expect(meta.state.coder.id).toBe(coder.id);
+        expect(meta.state.sandbox?.kind).toBe(sandboxHere ? 'bubblewrap' : 'none');
         expect(meta.state.usage.coder?.inputTokens).toBeGreaterThan(0);
         const logs = await fixture.snodo(['logs', result.jobId], { env });
         expect(logs.exitCode, logs.all).toBe(0);

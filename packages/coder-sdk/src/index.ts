@@ -24,6 +24,13 @@ export { type RunGitOptions, type RunGitResult, runGit } from './git/run-git.js'
 export { coderStateDirectory } from './in-place/coder-state-directory.js';
 export { ATTRIBUTION_LINE_PATTERNS } from './in-place/commit-message.js';
 export {
+  type FileState,
+  listFilesRecursively,
+  readFileState,
+  sameFileState,
+  writeFileState,
+} from './in-place/file-state.js';
+export {
   InPlaceCoderAdapter,
   type InPlaceCoderAdapterSettings,
   type InPlaceExecution,
