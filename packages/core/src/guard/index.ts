@@ -1,4 +1,5 @@
-export type { GuardScope } from './guarded-paths.js';
+export type { GuardedPath } from './guarded-files.js';
+export { type GuardScope, guardedPaths } from './guarded-paths.js';
 export {
   type GuardCheck,
   type GuardSnapshot,

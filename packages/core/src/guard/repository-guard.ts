@@ -1,4 +1,4 @@
-import { GuardedFiles } from './guarded-files.js';
+import { GuardedFiles, type GuardedPath } from './guarded-files.js';
 import { type GuardScope, guardedPaths } from './guarded-paths.js';
 import { RepositoryTamperedError, type TamperFinding } from './repository-tampered-error.js';
 
@@ -16,8 +16,11 @@ export interface GuardSnapshot {
 /** Takes one more snapshot beside the files' (the audit trail's, from `audit-trail`). */
 export type GuardSnapshotTaker = (scope: GuardScope) => Promise<GuardSnapshot>;
 
-async function takeFilesSnapshot(scope: GuardScope): Promise<GuardSnapshot> {
-  const files = await GuardedFiles.take(await guardedPaths(scope));
+async function takeFilesSnapshot(
+  scope: GuardScope,
+  paths: Promise<readonly GuardedPath[]> | undefined,
+): Promise<GuardSnapshot> {
+  const files = await GuardedFiles.take(await (paths ?? guardedPaths(scope)));
   return {
     async check() {
       const changes = await files.changes();
@@ -38,10 +41,17 @@ async function takeFilesSnapshot(scope: GuardScope): Promise<GuardSnapshot> {
 export class RepositoryGuard {
   private constructor(private readonly snapshots: readonly GuardSnapshot[]) {}
 
-  /** Snapshots the guarded files and whatever `extra` takers add (the audit trail). */
-  static async take(scope: GuardScope, extra: readonly GuardSnapshotTaker[] = []): Promise<RepositoryGuard> {
+  /**
+   * Snapshots the guarded files and whatever `extra` takers add (the audit trail). `paths`, when given, is
+   * the list `guardedPaths(scope)` computed once for the job (finding a `core.hooksPath` costs git calls).
+   */
+  static async take(
+    scope: GuardScope,
+    extra: readonly GuardSnapshotTaker[] = [],
+    paths?: Promise<readonly GuardedPath[]>,
+  ): Promise<RepositoryGuard> {
     return new RepositoryGuard(
-      await Promise.all([takeFilesSnapshot(scope), ...extra.map((take) => take(scope))]),
+      await Promise.all([takeFilesSnapshot(scope, paths), ...extra.map((take) => take(scope))]),
     );
   }
 

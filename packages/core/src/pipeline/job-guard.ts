@@ -1,5 +1,11 @@
 import { checkAuditAnchors, snapshotAuditAnchors } from '../audit-trail/index.js';
-import { type GuardSnapshotTaker, RepositoryGuard } from '../guard/index.js';
+import {
+  type GuardedPath,
+  type GuardScope,
+  type GuardSnapshotTaker,
+  guardedPaths,
+  RepositoryGuard,
+} from '../guard/index.js';
 import type { JobRun } from './job-run.js';
 
 /**
@@ -22,14 +28,20 @@ export function takeJobGuard(run: JobRun): Promise<RepositoryGuard> {
       },
     };
   };
-  return RepositoryGuard.take(
-    {
-      repositoryRoot: context.repositoryRoot,
-      gitCommonDirectory: context.gitCommonDirectory,
-      snodoHome: context.snodoHome,
-      homeDirectory: context.homeDirectory,
-      env: context.env,
-    },
-    [auditTrail],
-  );
+  const scope: GuardScope = {
+    repositoryRoot: context.repositoryRoot,
+    gitCommonDirectory: context.gitCommonDirectory,
+    snodoHome: context.snodoHome,
+    homeDirectory: context.homeDirectory,
+    env: context.env,
+  };
+  let paths = pathsOfJob.get(run);
+  if (paths === undefined) {
+    paths = guardedPaths(scope);
+    pathsOfJob.set(run, paths);
+  }
+  return RepositoryGuard.take(scope, [auditTrail], paths);
 }
+
+/** What a job's guard watches, found once per job: the list does not change between its steps. */
+const pathsOfJob = new WeakMap<JobRun, Promise<readonly GuardedPath[]>>();
