@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -6,6 +7,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Most test files wait on git, real CLIs and sandboxes rather than the CPU; vitest's default (one worker
+    // fewer than the cores) leaves a 2-core CI machine running one file at a time.
+    maxWorkers: availableParallelism() + 1,
     projects: ['packages/*', 'apps/*', { test: { name: 'repo', include: ['scripts/**/*.test.ts'] } }],
     reporters: ['default', './scripts/plain-summary-reporter.ts'],
   },

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
 import {
@@ -43,3 +45,51 @@ describe.skipIf(sandboxMissing !== undefined)(title, { timeout: 120_000 }, () =>
     expect(await noProcessMatches(marker)).toBe(true);
   });
 });
+
+describe.skipIf(sandboxMissing !== undefined)(
+  `${title}: where things are installed`,
+  { timeout: 120_000 },
+  () => {
+    it('works when the repository and snodo’s home live under the user’s HOME (~/code/project), which stays hidden', async () => {
+      hostile = createHostileFixture({ sandbox: 'auto' });
+      const { fixture } = hostile;
+      const home = join(fixture.root, '..');
+      writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Home User\n\temail = home@example.com\n');
+      writeFileSync(join(home, 'secret.txt'), 'the user’s own file\n');
+      hostile.arm(`cat "${home}/secret.txt" 2>&1 || echo "home hidden"\necho ok > ok.txt\nexit 0`);
+      const { result } = await fixture.run({
+        task: 'under home',
+        coder: 'hostile',
+        model: 'mock/pass',
+        env: { ...fixture.env, HOME: home },
+      });
+      expect(result.outcome, result.summary).toBe('merged');
+      const transcript = hostile.transcript(result.jobId);
+      expect(transcript).toContain('home hidden');
+      expect(transcript).not.toContain('the user’s own file');
+    });
+
+    it('runs a coder CLI installed under the user’s HOME (~/.local/bin), its directory put back read-only', async () => {
+      hostile = createHostileFixture({ sandbox: 'auto' });
+      const { fixture, targets } = hostile;
+      const bin = join(targets.home, '.local', 'bin');
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, 'home-cli'), '#!/bin/sh\necho "installed under HOME" > from-home-cli.txt\n', {
+        mode: 0o755,
+      });
+      writeFileSync(
+        join(fixture.snodoHome, 'config.yml'),
+        'coders:\n  home-cli:\n    command: [home-cli, "{prompt}"]\n',
+        { mode: 0o600 },
+      );
+      const { result } = await fixture.run({
+        task: 'use the cli',
+        coder: 'home-cli',
+        model: 'mock/pass',
+        env: { ...fixture.env, PATH: `${bin}:${fixture.env.PATH}` },
+      });
+      expect(result.outcome, result.summary).toBe('merged');
+      expect(fixture.git(['show', 'trunk:from-home-cli.txt'])).toBe('installed under HOME');
+    });
+  },
+);
