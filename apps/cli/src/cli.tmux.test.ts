@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux)('snodo run in a terminal (tmux)', () => {
     // The final screen: finished stages above, the live line gone, the summary readable.
     const jobId = /snodo (j_[a-z0-9]+): merged into main/.exec(screen)?.[1];
     expect(jobId, screen).toBeDefined();
-    expect(screen).toMatch(/• execute \(attempt 1, Mock coder\) \d+ms/);
+    expect(screen).toMatch(/• execute \(attempt 1, Mock coder\) \d+(\.\d+)?m?s/);
     expect(screen).toMatch(/gate slow-tests: pass/);
     expect(screen).toMatch(/merge commit [0-9a-f]{10} on main/);
     expect(screen).not.toMatch(SPINNER);
