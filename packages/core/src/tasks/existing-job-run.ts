@@ -103,9 +103,12 @@ export async function withExistingJobRun<T>(
   };
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,
+    gitCommonDirectory: context.gitCommonDirectory,
+    remote: context.config.audit?.remote,
     snodoHome: context.snodoHome,
     actor: context.actor,
     createdBy: 'snodo',
+    secrets: context.knownSecrets,
   });
   try {
     await importKeptWorkspace(context.repositoryRoot, state, auditTrail, context.actor);
