@@ -20,7 +20,9 @@ export { type GitMetadataChange, GitMetadataTamperedError } from './errors/git-m
 export { SnodoError, type SnodoErrorOptions } from './errors/snodo-error.js';
 export { SnodoMutationError } from './errors/snodo-mutation-error.js';
 export { WorktreeNotCleanError } from './errors/worktree-not-clean-error.js';
-export { type RunGitOptions, type RunGitResult, runGit } from './git/run-git.js';
+export { type GitEnvironmentOptions, gitEnvironment, hardeningArguments } from './git/git-hardening.js';
+export { type GitVersion, gitVersion } from './git/git-version.js';
+export { type RunGitOptions, type RunGitResult, runGit, runGitSync } from './git/run-git.js';
 export { coderStateDirectory } from './in-place/coder-state-directory.js';
 export { ATTRIBUTION_LINE_PATTERNS } from './in-place/commit-message.js';
 export {

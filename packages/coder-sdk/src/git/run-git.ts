@@ -1,97 +1,129 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { GitCommandError } from '../errors/git-command-error.js';
-
-/**
- * Settings snodo forces on every git command it runs itself. A coder could have planted hooks or an
- * fsmonitor command in the shared repository config; snodo's own git calls must never run them.
- * NOTE: a user's commit.gpgSign would make snodo's commit wait on a pinentry prompt nobody sees; snodo's
- * commits are attested by its signed audit checkpoints instead.
- */
-const forcedConfiguration = [
-  '-c',
-  'core.hooksPath=/dev/null',
-  '-c',
-  'core.fsmonitor=false',
-  '-c',
-  'commit.gpgSign=false',
-];
-
-/**
- * Variables that redirect git to another repository or inject configuration. They leak in from git hooks
- * (snodo started from a hook) and would make snodo's commands act on the wrong index or config.
- */
-const droppedVariables = new Set([
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-  'GIT_PREFIX',
-  'GIT_CONFIG_PARAMETERS',
-  'GIT_CONFIG_COUNT',
-]);
+import { gitExecutable } from './git-executable.js';
+import { gitEnvironment, hardeningArguments } from './git-hardening.js';
 
 /** How `runGit` runs one command. */
 export interface RunGitOptions {
-  /** The directory git runs in (a worktree, usually). */
+  /** The directory git runs in; git discovers the repository from it. Required so no call depends on snodo's own cwd. */
   readonly cwd: string;
-  /** Variables set over snodo's own environment (repository-redirecting `GIT_*` variables removed). */
-  readonly env?: Readonly<Record<string, string>>;
-  /** Text written to git's stdin, then closed (`commit -F -`). Without it stdin is empty. */
+  /**
+   * Variables set over snodo's environment after the hardening rules (a commit identity); `undefined`
+   * removes one. Repository-redirecting variables are already gone.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Text written to git's stdin, then closed (`commit -F -`, `mktree`, `--stdin` lists). Without it stdin is closed. */
   readonly input?: string;
-  /** Exit codes that are answers, not failures (`[1]` for `git config --get` of an unset key). */
-  readonly allowedExitCodes?: readonly number[];
+  /**
+   * Exit codes that are answers, not failures (`[1]` for `git config --get` of an unset key, or of
+   * `merge-base --is-ancestor`); `'any'` returns every exit code. Default: only 0.
+   */
+  readonly allowedExitCodes?: readonly number[] | 'any';
+  /** A read that must not take optional locks (`GIT_OPTIONAL_LOCKS=0`), so polling never blocks an agent's commit. */
+  readonly readOnly?: boolean;
 }
 
 /** What git printed and how it exited. */
 export interface RunGitResult {
-  /** Standard output, untouched (callers trim; `-z` output keeps its NULs). */
+  /** Standard output exactly as git wrote it (not trimmed: patches need their final newline, `-z` output its NULs). */
   readonly stdout: string;
-  /** Standard error. */
+  /** Standard error, trimmed. */
   readonly stderr: string;
   /** The exit code: 0, or one of `allowedExitCodes`. */
   readonly exitCode: number;
 }
 
-function gitEnvironment(overrides: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value === undefined || droppedVariables.has(name)) continue;
-    if (name.startsWith('GIT_CONFIG_KEY_') || name.startsWith('GIT_CONFIG_VALUE_')) continue;
-    environment[name] = value;
+/** The argv and spawn options every git command gets, whichever way it is spawned. */
+function invocation(args: readonly string[], options: RunGitOptions) {
+  return {
+    file: gitExecutable(),
+    argv: [...hardeningArguments, ...args],
+    spawnOptions: {
+      cwd: options.cwd,
+      env: gitEnvironment({ readOnly: options.readOnly ?? false, extra: options.env ?? {} }),
+    },
+  };
+}
+
+function isAllowed(exitCode: number, options: RunGitOptions): boolean {
+  const allowed = options.allowedExitCodes;
+  return exitCode === 0 || allowed === 'any' || (allowed?.includes(exitCode) ?? false);
+}
+
+function settle(
+  args: readonly string[],
+  options: RunGitOptions,
+  exit: { code: number | null; error?: Error | undefined; stdout: string; stderr: string },
+): RunGitResult {
+  const stderr = exit.stderr.trim();
+  if (exit.code === null) {
+    throw new GitCommandError({
+      args,
+      cwd: options.cwd,
+      exitCode: undefined,
+      stderr: stderr || exit.error?.message || 'git did not start',
+      cause: exit.error,
+    });
   }
-  return { ...environment, ...overrides, GIT_TERMINAL_PROMPT: '0' };
+  if (!isAllowed(exit.code, options)) {
+    throw new GitCommandError({ args, cwd: options.cwd, exitCode: exit.code, stderr });
+  }
+  return { stdout: exit.stdout, stderr, exitCode: exit.code };
 }
 
 /**
- * Runs `git <args>` for snodo or an adapter author: an argv array (never a shell), hooks and fsmonitor
- * disabled (`-c core.hooksPath=/dev/null -c core.fsmonitor=false`), no credential prompt
- * (`GIT_TERMINAL_PROMPT=0`), repository-redirecting variables removed. Throws `GitCommandError` with git's
- * stderr when git exits with a code not in `allowedExitCodes` or cannot start.
+ * Runs `git <args>` for snodo or an adapter author: an argv array (never a shell), git by absolute path,
+ * the hardening flags and environment of `git-hardening.ts` (hooks and fsmonitor off, no pager, colour,
+ * prompt, editor, signing or auto gc, literal pathspecs, `LC_ALL=C`, repository-redirecting variables
+ * removed). Throws `GitCommandError` with git's stderr when git exits with a code not in
+ * `allowedExitCodes` or cannot start.
  */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<RunGitResult> {
-  // Loaded on first use: importing the SDK (and so @snodo/core) should not pay for execa.
-  const { execa } = await import('execa');
-  const result = await execa('git', [...forcedConfiguration, ...args], {
-    cwd: options.cwd,
-    env: gitEnvironment(options.env),
-    extendEnv: false,
-    input: options.input ?? '',
-    reject: false,
-    stripFinalNewline: false,
-    maxBuffer: 256 * 1024 * 1024,
+  const { file, argv, spawnOptions } = invocation(args, options);
+  // NOTE: plain child_process rather than execa or simple-git: a run makes dozens of short git calls; execa
+  // cost about 9 ms a call here, and simple-git waits 50 ms after every command that prints nothing
+  // (bench/git-runner.bench.mjs).
+  const child = spawn(file, argv, {
+    ...spawnOptions,
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
-  const exitCode = result.exitCode;
-  if (exitCode === 0 || (exitCode !== undefined && options.allowedExitCodes?.includes(exitCode))) {
-    return { stdout: result.stdout, stderr: result.stderr, exitCode };
+  const stdoutChunks: Buffer[] = [];
+  const stderrChunks: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => stdoutChunks.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderrChunks.push(chunk));
+  if (options.input !== undefined) {
+    // git may exit before reading all of stdin (e.g. on an error); that must not crash snodo.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input);
   }
-  throw new GitCommandError({
-    args,
-    cwd: options.cwd,
-    exitCode,
-    stderr:
-      typeof result.stderr === 'string' && result.stderr !== '' ? result.stderr : (result.shortMessage ?? ''),
-    cause: result.failed && exitCode === undefined ? result : undefined,
+  const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, error }));
+    child.once('close', (code) => resolve({ code }));
+  });
+  return settle(args, options, {
+    ...exit,
+    stdout: Buffer.concat(stdoutChunks).toString('utf8'),
+    stderr: Buffer.concat(stderrChunks).toString('utf8'),
+  });
+}
+
+/**
+ * `runGit`, blocking: the same argv, flags and environment. Only for interfaces that must stay synchronous
+ * (a `DiffContext`'s `readFile`, which predicates call lazily); everything else awaits `runGit`.
+ */
+export function runGitSync(args: readonly string[], options: RunGitOptions): RunGitResult {
+  const { file, argv, spawnOptions } = invocation(args, options);
+  const result = spawnSync(file, argv, {
+    ...spawnOptions,
+    input: options.input,
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: Number.POSITIVE_INFINITY,
+  });
+  return settle(args, options, {
+    code: result.error === undefined ? result.status : null,
+    error: result.error,
+    stdout: result.stdout ?? '',
+    stderr: result.stderr ?? '',
   });
 }
