@@ -6,9 +6,8 @@ export { type CurrentBranch, currentBranch } from './current-branch.js';
 export { type DiffNameStatusEntry, diffNameStatus, parseNameStatus } from './diff-name-status.js';
 export { diffPatch } from './diff-patch.js';
 export { fetchCommit } from './fetch-commit.js';
-export { type GitOptions, type GitResult, git, hardeningArguments } from './git.js';
+export { type GitOptions, type GitResult, git, gitEnvironment, hardeningArguments } from './git.js';
 export { GitCommandError } from './git-command-error.js';
-export { gitEnvironment } from './git-environment.js';
 export {
   fallbackIdentity,
   type GitIdentity,

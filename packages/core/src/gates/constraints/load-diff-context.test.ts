@@ -47,6 +47,30 @@ describe('loadDiffContext', () => {
     expect(diff.readFile('docs/naïve file.md')).toBe('hello\n');
   });
 
+  it('reads the repository it was given, not one named by an inherited GIT_DIR (regression: the diff loader had its own git and inherited GIT_DIR)', async () => {
+    repository = createTemporaryRepository();
+    const decoy = createTemporaryRepository();
+    try {
+      const base = repository.git('rev-parse', 'HEAD');
+      repository.write('real.txt', 'real\n');
+      repository.commit('real change');
+      decoy.write('decoy.txt', 'decoy\n');
+      decoy.commit('decoy change');
+      const saved = { ...process.env };
+      process.env.GIT_DIR = `${decoy.path}/.git`;
+      process.env.GIT_WORK_TREE = decoy.path;
+      try {
+        const diff = await loadDiffContext({ cwd: repository.path, baseCommit: base });
+        expect(diff.files).toEqual([{ path: 'real.txt', status: 'A' }]);
+        expect(diff.readFile('real.txt')).toBe('real\n');
+      } finally {
+        process.env = saved;
+      }
+    } finally {
+      decoy.remove();
+    }
+  });
+
   it('rejects a base that does not resolve', async () => {
     repository = createTemporaryRepository();
     await expect(loadDiffContext({ cwd: repository.path, baseCommit: 'no-such-branch' })).rejects.toThrow();

@@ -1,8 +1,5 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { runGit, runGitSync } from '@snodo/coder-sdk';
 import type { DiffContext, DiffFile, DiffFileStatus, DiffSymlink } from './diff-context.js';
-
-const execFileAsync = promisify(execFile);
 
 /** Where and between which commits `loadDiffContext` reads the change. */
 export interface LoadDiffContextOptions {
@@ -15,7 +12,8 @@ export interface LoadDiffContextOptions {
 }
 
 // NOTE: a user's git config can change diff output (diff.noprefix, diff.mnemonicPrefix, external diff
-// drivers, textconv, quoted paths); every option that matters is forced on the command line instead.
+// drivers, textconv, quoted paths); every option that matters is forced on the command line instead, on
+// top of the runner's own hardening (hooks, fsmonitor, pager, scrubbed GIT_DIR…).
 const gitConfig = [
   '-c',
   'core.quotePath=false',
@@ -32,14 +30,9 @@ const diffFlags = [
   '--src-prefix=a/',
   '--dst-prefix=b/',
 ];
-const maxBuffer = 512 * 1024 * 1024;
 
 async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await execFileAsync('git', [...gitConfig, ...args], {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer,
-  });
+  const { stdout } = await runGit([...gitConfig, ...args], { cwd, readOnly: true });
   return stdout;
 }
 
@@ -133,12 +126,12 @@ export async function loadDiffContext(options: LoadDiffContextOptions): Promise<
   const readFile = (path: string): string | undefined => {
     const file = normalise(path);
     if (!paths.has(file)) return undefined;
-    const result = spawnSync('git', ['cat-file', 'blob', `${headCommit}:${file}`], {
+    const result = runGitSync(['cat-file', 'blob', `${headCommit}:${file}`], {
       cwd,
-      encoding: 'utf8',
-      maxBuffer,
+      readOnly: true,
+      allowedExitCodes: 'any',
     });
-    return result.status === 0 ? result.stdout : undefined;
+    return result.exitCode === 0 ? result.stdout : undefined;
   };
   const files = parseNameStatus(nameStatus);
   const symlinks: DiffSymlink[] = files
