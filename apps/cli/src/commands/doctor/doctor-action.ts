@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
 import { loadSigningKey, SIGNING_KEY_FILE } from '@snodo/audit';
+import { gitVersion } from '@snodo/coder-sdk';
 import {
   BUILT_IN_PREDICATE_NAMES,
   currentBranch,
@@ -21,8 +20,6 @@ import { EXIT_CODES } from '../../exit-codes.js';
 import type { Palette } from '../../output/palette.js';
 import { formatTable } from '../../output/table.js';
 import type { DoctorCheck } from './doctor-check.js';
-
-const run = promisify(execFile);
 
 /** The flags of `snodo doctor`. */
 export interface DoctorFlags {
@@ -45,17 +42,15 @@ function checkNode(): DoctorCheck {
 }
 
 async function checkGit(context: CliContext): Promise<DoctorCheck> {
-  try {
-    const { stdout } = await run('git', ['--version'], { env: { ...context.env }, timeout: 10_000 });
-    return { name: 'git', status: 'ok', detail: stdout.trim().replace(/^git version /, '') };
-  } catch {
-    return {
-      name: 'git',
-      status: 'fail',
-      detail: 'git is not on PATH',
-      fix: 'Install git (https://git-scm.com/downloads), then run snodo doctor again.',
-    };
-  }
+  // The git snodo itself runs (found once on PATH, as every git call of a run finds it).
+  const version = await gitVersion({ cwd: context.cwd, timeoutMs: 10_000 }).catch(() => undefined);
+  if (version?.installed) return { name: 'git', status: 'ok', detail: version.text };
+  return {
+    name: 'git',
+    status: 'fail',
+    detail: 'git is not on PATH',
+    fix: 'Install git (https://git-scm.com/downloads), then run snodo doctor again.',
+  };
 }
 
 /** The repository, its protocol, and the protocol's parsed content for the coder checks. */
