@@ -51,7 +51,8 @@ function setUp(tmpdir, sandbox) {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(home, 'config.yml'),
-    'coders:\n  writer:\n    command: [sh, -c, "printf bench > bench-$$.txt", sh, "{prompt}"]\n',
+    // NOTE: not `$$`: inside the sandbox's PID namespace it is the same small number every run.
+    'coders:\n  writer:\n    command: [sh, -c, "printf bench > bench-$(basename \\"$PWD\\").txt", sh, "{prompt}"]\n',
     { mode: 0o600 },
   );
   const git = (...args) => execFileSync('git', args, { cwd: repository, stdio: 'ignore' });
@@ -74,7 +75,7 @@ async function run({ repository, env }) {
     model: 'mock/pass',
   });
   const result = await handle.result;
-  if (result.status !== 'done') throw new Error(`bench run ended ${result.outcome}: ${result.summary}`);
+  if (result.outcome !== 'merged') throw new Error(`bench run ended ${result.outcome}: ${result.summary}`);
   const state = JSON.parse(readFileSync(join(repository, '.snodo/jobs', result.jobId, 'state.json'), 'utf8'));
   return { ms: performance.now() - started, sandbox: state.sandbox?.kind };
 }

@@ -1,3 +1,11 @@
+import type { AuditErrorCode } from '@snodo/audit';
+import type { CoderLitellmErrorCode } from '@snodo/coder-litellm';
+import type { CoderSdkErrorCode } from '@snodo/coder-sdk';
+import type { CoreErrorCode } from '@snodo/core';
+import type { FoundationErrorCode } from '@snodo/foundation';
+import type { LlmErrorCode } from '@snodo/llm';
+import type { CliErrorCode } from './errors/cli-error.js';
+
 /**
  * The one place that turns errors and results into exit codes (SPEC §9). Scripts and CI match on these,
  * so they never change meaning:
@@ -8,7 +16,7 @@
  * - 3 coder or environment failure (not installed, credentials, timeout, crash, git, unknown errors);
  * - 130 interrupted (Ctrl-C).
  *
- * This module imports nothing, so the start-up path (`snodo --help`) can use it for free.
+ * This module imports types only, so the start-up path (`snodo --help`) can use it for free.
  */
 export const EXIT_CODES = {
   done: 0,
@@ -21,58 +29,116 @@ export const EXIT_CODES = {
 /** One of the exit codes above. */
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
-/** Error codes that mean "the user asked for something that cannot be": exit 2. */
-const BAD_INPUT_CODES: ReadonlySet<string> = new Set([
-  'CLI_USAGE',
-  'PROTOCOL_EXISTS',
-  'AUDIT_LOG_NOT_FOUND',
-  'CODER_UNKNOWN',
-  'MODEL_CODER_MISMATCH',
-  'MODE_UNKNOWN',
-  'MODE_CANNOT_CHANGE_CODE',
-  'NOT_A_GIT_REPOSITORY',
-  'WORKTREE_DIRTY',
-  'JOB_NOT_FOUND',
-  'JOB_ACTION_REFUSED',
-  'CODER_REGISTRATION_INVALID',
-  'CODER_CONFIG_INVALID',
-  'WORKSPACE_FOREIGN',
+/** Every error code snodo's packages and the CLI raise: the keys `EXIT_CODE_BY_ERROR_CODE` must cover. */
+export type SnodoErrorCode =
+  | AuditErrorCode
+  | CliErrorCode
+  | CoderLitellmErrorCode
+  | CoderSdkErrorCode
+  | CoreErrorCode
+  | FoundationErrorCode
+  | LlmErrorCode;
+
+const { halted, badInput, failure, cancelled } = EXIT_CODES;
+
+/**
+ * The exit code of every snodo error code. A `Record` over the union of every package's codes: a new or
+ * renamed code that is not mapped here fails the typecheck, instead of silently becoming exit 3.
+ * - 2, bad input: the user asked for something that cannot be (a flag, a file, a name, a state);
+ * - 1, a governance halt found before or outside a job (the audit log tampered with, a workspace or the
+ *   repository changed behind snodo's back);
+ * - 130, the user stopped it;
+ * - 3, a coder or environment failure.
+ */
+export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>> = {
+  // The CLI's own.
+  AUDIT_LOG_NOT_FOUND: badInput,
+  CLI_USAGE: badInput,
+  JOB_NOT_FOUND: badInput,
+  PROTOCOL_EXISTS: badInput,
+  // Protocol, config, selection and repository state the user named.
+  BASE_BRANCH_NOT_FOUND: badInput,
+  BASE_BRANCH_REQUIRED: badInput,
+  CODER_CONFIG_INVALID: badInput,
+  CODER_REGISTRATION_INVALID: badInput,
+  CODER_UNKNOWN: badInput,
+  CONFIG_INVALID: badInput,
+  CONFIG_KEY_INVALID: badInput,
+  JOB_ACTION_REFUSED: badInput,
+  MODE_CANNOT_CHANGE_CODE: badInput,
+  MODE_UNKNOWN: badInput,
+  MODEL_CODER_MISMATCH: badInput,
+  NOT_A_GIT_REPOSITORY: badInput,
+  PROTOCOL_INVALID: badInput,
+  PROTOCOL_NOT_FOUND: badInput,
+  PROTOCOL_TEMPLATE_UNKNOWN: badInput,
+  WORKSPACE_FOREIGN: badInput,
+  WORKTREE_DIRTY: badInput,
   // A model string that cannot be read is a typo on the command line or in config, not a provider failure.
-  'LLM_MODEL_STRING_INVALID',
+  LLM_MODEL_STRING_INVALID: badInput,
   // `snodo audit reset` without a reason, or with nothing to reset.
-  'AUDIT_RESET_REFUSED',
-]);
+  AUDIT_RESET_REFUSED: badInput,
+  // Tampering with the audit log, refused before a job exists (SPEC §9).
+  AUDIT_CHAIN_INVALID: halted,
+  AUDIT_LOG_BEHIND_CHECKPOINT: halted,
+  AUDIT_LOG_MISSING: halted,
+  AUDIT_LOG_REPLACED: halted,
+  AUDIT_LOG_REWRITTEN: halted,
+  // A task workspace whose git structure a coder changed, or whose branch moved behind snodo's back; the
+  // repository guard's findings (a job's `failed` result never has it, but an embedder's error may).
+  REPOSITORY_TAMPERED: halted,
+  WORKSPACE_BRANCH_MISMATCH: halted,
+  WORKSPACE_TAMPERED: halted,
+  // Stopped by the user.
+  CODER_ABORTED: cancelled,
+  LLM_CALL_ABORTED: cancelled,
+  // Coder and environment failures.
+  AUDIT_CHECKPOINT_INVALID: failure,
+  AUDIT_EVENT_INVALID: failure,
+  AUDIT_FILE_UNREADABLE: failure,
+  AUDIT_KEY_INVALID: failure,
+  AUDIT_KEY_PERMISSIONS: failure,
+  AUDIT_LOCK_TIMEOUT: failure,
+  AUDIT_OPTIONS_INVALID: failure,
+  AUDIT_WRITE_FAILED: failure,
+  CODER_CLI_VERSION_UNSUPPORTED: failure,
+  CODER_CONTRACT_VIOLATED: failure,
+  CODER_CREDENTIALS_MISSING: failure,
+  CODER_FAILED: failure,
+  CODER_MODEL_PROVIDER_MISMATCH: failure,
+  CODER_MODEL_REQUIRED: failure,
+  CODER_NOT_INSTALLED: failure,
+  CODER_OUTPUT_TRUNCATED: failure,
+  CODER_SPECIFICATION_UNSUPPORTED: failure,
+  CODER_SUBMISSION_MISSING: failure,
+  CODER_TIMEOUT: failure,
+  CODER_TURN_BUDGET_EXHAUSTED: failure,
+  CODER_UNAVAILABLE: failure,
+  GIT_COMMAND_FAILED: failure,
+  GIT_METADATA_TAMPERED: failure,
+  INTERNAL_ERROR: failure,
+  ISOLATION_FAILED: failure,
+  LLM_CALL_FAILED: failure,
+  LLM_CREDENTIALS_MISSING: failure,
+  LLM_OUTPUT_INVALID: failure,
+  LLM_PROVIDER_NOT_INSTALLED: failure,
+  LOCK_TIMEOUT: failure,
+  PROPOSAL_PATH_REFUSED: failure,
+  SANDBOX_INVALID: failure,
+  SANDBOX_UNAVAILABLE: failure,
+  SNODO_MUTATION_BLOCKED: failure,
+  VERDICT_INVALID: failure,
+  WORKSPACE_LAYOUT_UNSUPPORTED: failure,
+  WORKTREE_NOT_CLEAN: failure,
+};
 
-/** Codes of a governance halt found before or outside a job (SPEC §9: tampering with the audit log). */
-const HALT_CODES: ReadonlySet<string> = new Set([
-  'AUDIT_LOG_MISSING',
-  'AUDIT_LOG_REPLACED',
-  'AUDIT_LOG_BEHIND_CHECKPOINT',
-  'AUDIT_LOG_REWRITTEN',
-  // A log whose chain no longer verifies (an edited event): refused before a job exists.
-  'AUDIT_CHAIN_INVALID',
-  // A task workspace whose git structure a coder changed, or whose branch moved behind snodo's back.
-  'WORKSPACE_TAMPERED',
-  'WORKSPACE_BRANCH_MISMATCH',
-  // The repository guard found what a coder or gate changed (a job's `failed` result never has it, but an
-  // embedder's error may).
-  'REPOSITORY_TAMPERED',
-]);
-
-/** Families of bad-input codes: `PROTOCOL_INVALID`, `CONFIG_KEY_INVALID`, `BASE_BRANCH_REQUIRED`… */
-const BAD_INPUT_PREFIXES = ['PROTOCOL_', 'CONFIG_', 'BASE_BRANCH_'] as const;
-
-/** Codes of a run or call that the user stopped. */
-const CANCELLED_CODES: ReadonlySet<string> = new Set(['CODER_ABORTED', 'LLM_CALL_ABORTED', 'CANCELLED']);
-
-/** The exit code for a snodo error code (`CODER_TIMEOUT` → 3). Unknown or missing codes are failures. */
+/**
+ * The exit code for a snodo error code (`CODER_TIMEOUT` → 3). A code no snodo package defines (a
+ * third-party coder's own) or a missing one is a failure.
+ */
 export function exitCodeForErrorCode(code: string | undefined): ExitCode {
-  if (code === undefined) return EXIT_CODES.failure;
-  if (BAD_INPUT_CODES.has(code) || BAD_INPUT_PREFIXES.some((prefix) => code.startsWith(prefix)))
-    return EXIT_CODES.badInput;
-  if (CANCELLED_CODES.has(code)) return EXIT_CODES.cancelled;
-  if (HALT_CODES.has(code)) return EXIT_CODES.halted;
-  return EXIT_CODES.failure;
+  if (code === undefined || !Object.hasOwn(EXIT_CODE_BY_ERROR_CODE, code)) return EXIT_CODES.failure;
+  return EXIT_CODE_BY_ERROR_CODE[code as SnodoErrorCode];
 }
 
 /** The stable `code` of a snodo error (any package, any copy), or of a commander parse error. */

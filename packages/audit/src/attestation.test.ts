@@ -9,7 +9,7 @@ import {
 } from './attestation.js';
 import type { AuditEvent } from './audit-event.js';
 import { preAuthEncoding } from './dsse.js';
-import { AuditOptionsError } from './errors/audit-options-error.js';
+import { AuditOptionsError } from './errors.js';
 import { openAuditLog } from './open-audit-log.js';
 import { readAuditEvents } from './read-audit-events.js';
 import { createSigningKey } from './signing-key.js';

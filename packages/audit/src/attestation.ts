@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { AuditEvent } from './audit-event.js';
 import { canonicalJson } from './canonical-json.js';
 import { type DsseEnvelope, openEnvelope, signEnvelope } from './dsse.js';
-import { AuditOptionsError } from './errors/audit-options-error.js';
+import { AuditOptionsError } from './errors.js';
 import { hashEvent } from './event-hash.js';
 import { checkEventShape, isShapeProblem } from './event-shape.js';
 import { loadPublicKey, type SigningKey } from './signing-key.js';

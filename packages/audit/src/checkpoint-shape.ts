@@ -1,5 +1,5 @@
 import type { SignedCheckpoint } from './checkpoint.js';
-import { AuditCheckpointError } from './errors/audit-checkpoint-error.js';
+import { AuditCheckpointError } from './errors.js';
 
 const hex64 = /^[0-9a-f]{64}$/;
 

@@ -2,8 +2,8 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { canonicalJson } from './canonical-json.js';
 import type { SignedCheckpoint } from './checkpoint.js';
 import { parseCheckpointObject } from './checkpoint-shape.js';
-import { AuditFileError } from './errors/audit-file-error.js';
 import { AuditWriteError } from './errors/audit-write-error.js';
+import { AuditFileError } from './errors.js';
 
 /**
  * Appends a signed checkpoint to a checkpoint store: a JSONL file, one canonical checkpoint per line,

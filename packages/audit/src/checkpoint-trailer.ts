@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical-json.js';
 import type { SignedCheckpoint } from './checkpoint.js';
 import { parseCheckpointObject } from './checkpoint-shape.js';
-import { AuditCheckpointError } from './errors/audit-checkpoint-error.js';
+import { AuditCheckpointError } from './errors.js';
 
 /** The git trailer key snodo's merge commits carry the checkpoint under. */
 export const CHECKPOINT_TRAILER_KEY = 'Snodo-Audit-Checkpoint';

@@ -8,7 +8,7 @@ import {
   formatCheckpointTrailer,
   parseCheckpointTrailer,
 } from './checkpoint-trailer.js';
-import { AuditCheckpointError } from './errors/audit-checkpoint-error.js';
+import { AuditCheckpointError } from './errors.js';
 import { serializeEvent } from './event-hash.js';
 import { openAuditLog } from './open-audit-log.js';
 import { createSigningKey } from './signing-key.js';

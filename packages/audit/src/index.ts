@@ -52,16 +52,19 @@ export {
   signEnvelope,
 } from './dsse.js';
 export { AuditChainError } from './errors/audit-chain-error.js';
-export { AuditCheckpointError } from './errors/audit-checkpoint-error.js';
-export { AuditError, type AuditErrorOptions } from './errors/audit-error.js';
 export { AuditEventError } from './errors/audit-event-error.js';
-export { AuditFileError } from './errors/audit-file-error.js';
-export { AuditKeyError } from './errors/audit-key-error.js';
 export { AuditKeyPermissionError } from './errors/audit-key-permission-error.js';
 export { AuditLockTimeoutError } from './errors/audit-lock-timeout-error.js';
 export { AuditLogRewrittenError } from './errors/audit-log-rewritten-error.js';
-export { AuditOptionsError } from './errors/audit-options-error.js';
 export { AuditWriteError } from './errors/audit-write-error.js';
+export {
+  AuditCheckpointError,
+  type AuditError,
+  type AuditErrorCode,
+  AuditFileError,
+  AuditKeyError,
+  AuditOptionsError,
+} from './errors.js';
 export { EVENT_HASH_DOMAIN, hashEvent, type SerializedEvent, serializeEvent } from './event-hash.js';
 export { type OpenAuditLogOptions, openAuditLog } from './open-audit-log.js';
 export { type ReadAuditEventsOptions, readAuditEvents } from './read-audit-events.js';

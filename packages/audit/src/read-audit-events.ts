@@ -2,7 +2,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import type { AuditEvent } from './audit-event.js';
 import { ChainVerifier } from './chain-verifier.js';
 import { AuditChainError } from './errors/audit-chain-error.js';
-import { AuditFileError } from './errors/audit-file-error.js';
+import { AuditFileError } from './errors.js';
 import { LineScanner } from './line-scanner.js';
 
 /** Options of `readAuditEvents`. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from './audit-event.js';
-import { AuditOptionsError } from './errors/audit-options-error.js';
+import { AuditOptionsError } from './errors.js';
 import { openAuditLog } from './open-audit-log.js';
 import { Redactor } from './redactor.js';
 import { useTemporaryDirectory } from './test-support/temporary-directory.js';
@@ -90,7 +90,10 @@ describe('redaction', () => {
     await log.close();
     const event = JSON.parse(readLines(path)[1]!) as AuditEvent;
     const text = readFileSync(path, 'utf8');
-    for (let index = 1; index <= 14; index++) expect(text).not.toContain(`"v${index}"`);
+    for (let index = 1; index <= 14; index++) {
+      // `credentials` describes credentials (`credentials: { user, secret }`): its secret is masked, not it.
+      if (index !== 13) expect(text).not.toContain(`"v${index}"`);
+    }
     expect(text).not.toContain('Bearer v4');
     expect(event.data).toMatchObject({
       api_key: '[REDACTED]',
@@ -102,13 +105,34 @@ describe('redaction', () => {
         list: [{ github_token: '[REDACTED]' }],
       },
       license: '[REDACTED]',
-      credentials: '[REDACTED]',
+      credentials: { user: 'v13', secret: '[REDACTED]' },
       inputTokens: 120,
       max_tokens: 4096,
       token_count: 7,
       has_password: false,
       token_missing: null,
     });
+  });
+
+  it('records where credentials come from as is (regression: the mock coder showed `credentials: [REDACTED]`)', async () => {
+    const path = join(directory(), 'audit.log');
+    const log = await openAuditLog(path, { repository: testRepository, secrets: [canary] });
+    await log.append({ type: 'coder-resolve', data: { coder: 'mock', credentials: 'none' } });
+    await log.append({
+      type: 'coder-resolve',
+      data: { coder: 'x', credentials: { envVars: ['X_API_KEY'] } },
+    });
+    await log.append({ type: 'coder-resolve', data: { coder: 'y', credentials: canary } });
+    await log.close();
+    const events = readLines(path)
+      .slice(1)
+      .map((line) => (JSON.parse(line) as AuditEvent).data);
+    expect(events).toEqual([
+      { coder: 'mock', credentials: 'none' },
+      { coder: 'x', credentials: { envVars: ['X_API_KEY'] } },
+      // A real key under that name is still masked: by its value.
+      { coder: 'y', credentials: '[REDACTED]' },
+    ]);
   });
 
   it('refuses secrets too short to mask without mangling ordinary text', () => {

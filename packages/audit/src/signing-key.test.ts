@@ -2,8 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuditKeyError } from './errors/audit-key-error.js';
 import { AuditKeyPermissionError } from './errors/audit-key-permission-error.js';
+import { AuditKeyError } from './errors.js';
 import { createSigningKey, keyIdOf, loadPublicKey, loadSigningKey } from './signing-key.js';
 import { useTemporaryDirectory } from './test-support/temporary-directory.js';
 

@@ -7,8 +7,8 @@ import {
 } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { AuditKeyError } from './errors/audit-key-error.js';
 import { AuditKeyPermissionError } from './errors/audit-key-permission-error.js';
+import { AuditKeyError } from './errors.js';
 
 /** File name of the private key `createSigningKey` writes (PKCS#8 PEM, mode 0600). */
 export const SIGNING_KEY_FILE = 'audit-signing-key.pem';

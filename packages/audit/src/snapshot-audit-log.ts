@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
-import { AuditFileError } from './errors/audit-file-error.js';
+import { AuditFileError } from './errors.js';
 import { readLogTail } from './read-log-tail.js';
 
 /**

@@ -2,7 +2,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import type { AuditEvent } from './audit-event.js';
 import type { AuditVerifyFailureCode } from './audit-verify-result.js';
 import { ChainVerifier } from './chain-verifier.js';
-import { AuditFileError } from './errors/audit-file-error.js';
+import { AuditFileError } from './errors.js';
 import { LineScanner } from './line-scanner.js';
 import { readLogTail } from './read-log-tail.js';
 import { type AuditLogSnapshot, digestPrefix } from './snapshot-audit-log.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from './audit-event.js';
 import { ChainVerifier } from './chain-verifier.js';
-import { AuditFileError } from './errors/audit-file-error.js';
+import { AuditFileError } from './errors.js';
 import { serializeEvent } from './event-hash.js';
 import { LineScanner } from './line-scanner.js';
 import { useTemporaryDirectory } from './test-support/temporary-directory.js';

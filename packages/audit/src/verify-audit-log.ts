@@ -3,7 +3,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import type { AuditVerifyResult } from './audit-verify-result.js';
 import { ChainVerifier } from './chain-verifier.js';
 import { checkCheckpointSignature, type SignedCheckpoint } from './checkpoint.js';
-import { AuditFileError } from './errors/audit-file-error.js';
+import { AuditFileError } from './errors.js';
 import { LineScanner } from './line-scanner.js';
 import { loadPublicKey } from './signing-key.js';
 

@@ -1,7 +1,8 @@
 import type { SupportedVersionRange } from '@snodo/coder-sdk';
+import { version } from '../package.json';
 
 /** This package's version. */
-export const VERSION = '0.1.0';
+export const VERSION: string = version;
 
 /**
  * The Codex CLI versions this adapter was verified against (COMPAT.md has the evidence): from the oldest

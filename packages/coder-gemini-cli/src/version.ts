@@ -1,7 +1,8 @@
 import type { SupportedVersionRange } from '@snodo/coder-sdk';
+import { version } from '../package.json';
 
 /** This package's version. */
-export const VERSION = '0.1.0';
+export const VERSION: string = version;
 
 /**
  * The Gemini CLI versions this adapter was verified against, live: 0.60.0 and 0.61.0 (see COMPAT.md).

@@ -1,9 +1,9 @@
+export type { CoderLitellmErrorCode } from './errors.js';
 export { CoderModelProviderMismatchError } from './errors/coder-model-provider-mismatch-error.js';
 export { CoderModelRequiredError } from './errors/coder-model-required-error.js';
 export { CoderOutputTruncatedError } from './errors/coder-output-truncated-error.js';
 export { CoderSubmissionMissingError } from './errors/coder-submission-missing-error.js';
 export { CoderTurnBudgetExhaustedError } from './errors/coder-turn-budget-exhausted-error.js';
-export { ProposalPathRefusedError } from './errors/proposal-path-refused-error.js';
 export {
   createLitellmCoder,
   createProviderPinnedCoder,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SnodoError } from '@snodo/coder-sdk';
 import { type FakeLlm, startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProposalPathRefusedError } from './errors/proposal-path-refused-error.js';
+import { ProposalPathRefusedError } from '@snodo/coder-sdk';
 import { createLitellmCoder } from './litellm-adapter.js';
 import { checkProposals } from './proposal-check.js';
 import { DIALECT_CASES } from './testing/dialect-cases.js';

@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CoderV1FileProposal } from '@snodo/coder-sdk';
-import { ProposalPathRefusedError } from './errors/proposal-path-refused-error.js';
+import { ProposalPathRefusedError } from '@snodo/coder-sdk';
 import type { SubmittedFile } from './submit-files-tool.js';
 import {
   isInsideDirectory,

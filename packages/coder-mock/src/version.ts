@@ -1,2 +1,3 @@
+import { version } from '../package.json';
 /** This package's version, reported as the mock coder's "CLI version" in commits and `state.json`. */
-export const VERSION = '0.1.0';
+export const VERSION: string = version;

@@ -1,7 +1,8 @@
 import type { SupportedVersionRange } from '@snodo/coder-sdk';
+import { version } from '../package.json';
 
 /** This package's version. */
-export const VERSION = '0.1.0';
+export const VERSION: string = version;
 
 /**
  * The OpenCode versions this adapter was verified against, live: 1.18.30 and 1.18.33 (see COMPAT.md).

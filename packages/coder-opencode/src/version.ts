@@ -1,5 +1,6 @@
+import { version } from '../package.json';
 /** This package's version. */
-export const VERSION = '0.1.0';
+export const VERSION: string = version;
 
 /**
  * The OpenCode releases this coder speaks to: the V1 server API of OpenCode 1.x. OpenCode 2.x serves a

@@ -1,11 +1,11 @@
+// The error root is the foundation's: adapter authors import it from here, with the SDK's own errors.
+export { SnodoError, type SnodoErrorCodeOf, type SnodoErrorOptions } from '@snodo/foundation';
 export {
   type BuildCoderEnvironmentOptions,
   buildCoderEnvironment,
   CODER_ENVIRONMENT_ALLOW_LIST,
 } from './environment/build-coder-environment.js';
 export { availabilityError } from './errors/availability-error.js';
-export { CoderAbortedError } from './errors/coder-aborted-error.js';
-export { CoderCapabilityUnsupportedError } from './errors/coder-capability-unsupported-error.js';
 export { CoderCliVersionUnsupportedError } from './errors/coder-cli-version-unsupported-error.js';
 export { CoderConfigInvalidError } from './errors/coder-config-invalid-error.js';
 export { CoderCredentialsMissingError } from './errors/coder-credentials-missing-error.js';
@@ -14,12 +14,16 @@ export { CoderNotInstalledError } from './errors/coder-not-installed-error.js';
 export { CoderSpecificationUnsupportedError } from './errors/coder-specification-unsupported-error.js';
 export { CoderTimeoutError } from './errors/coder-timeout-error.js';
 export { CoderUnavailableError } from './errors/coder-unavailable-error.js';
-export { CoderUnknownError } from './errors/coder-unknown-error.js';
 export { GitCommandError } from './errors/git-command-error.js';
 export { type GitMetadataChange, GitMetadataTamperedError } from './errors/git-metadata-tampered-error.js';
-export { SnodoError, type SnodoErrorOptions } from './errors/snodo-error.js';
+export { ProposalPathRefusedError } from './errors/proposal-path-refused-error.js';
 export { SnodoMutationError } from './errors/snodo-mutation-error.js';
-export { WorktreeNotCleanError } from './errors/worktree-not-clean-error.js';
+export {
+  CoderAbortedError,
+  type CoderSdkErrorCode,
+  CoderUnknownError,
+  WorktreeNotCleanError,
+} from './errors.js';
 export { type GitEnvironmentOptions, gitEnvironment, hardeningArguments } from './git/git-hardening.js';
 export { type GitVersion, gitVersion } from './git/git-version.js';
 export { type RunGitOptions, type RunGitResult, runGit, runGitSync } from './git/run-git.js';

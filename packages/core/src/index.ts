@@ -73,7 +73,6 @@ export {
   type EnvironmentVariables,
   expandTilde,
   isSecretConfigValue,
-  isSecretName,
   LEGACY_CONFIG_KEYS,
   LLM_ROLES,
   type LlmRole,
@@ -83,7 +82,6 @@ export {
   listConfigKeys,
   llmRoleSettingsSchema,
   loadConfigFile,
-  looksLikeSecret,
   type ModelPriceConfig,
   maskConfigSecrets,
   maskConfigValue,
@@ -103,6 +101,7 @@ export {
   worktreesDirectory,
   writeConfigText,
 } from './config/index.js';
+export type { CoreErrorCode } from './errors.js';
 export { EventChannel } from './events/event-channel.js';
 export {
   type FileLockOptions,

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LlmCallAbortedError } from './errors/llm-call-aborted-error.js';
 import { LlmCallFailedError } from './errors/llm-call-failed-error.js';
 import { LlmCredentialsMissingError } from './errors/llm-credentials-missing-error.js';
 import { LlmError } from './errors/llm-error.js';
 import { LlmModelStringInvalidError } from './errors/llm-model-string-invalid-error.js';
-import { LlmOutputInvalidError } from './errors/llm-output-invalid-error.js';
-import { LlmProviderNotInstalledError } from './errors/llm-provider-not-installed-error.js';
 import { VerdictInvalidError } from './errors/verdict-invalid-error.js';
+import { LlmCallAbortedError, LlmOutputInvalidError, LlmProviderNotInstalledError } from './errors.js';
 
 const usage = {
   inputTokens: 0,

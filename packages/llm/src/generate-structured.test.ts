@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LlmOutputInvalidError } from './errors/llm-output-invalid-error.js';
+import { LlmOutputInvalidError } from './errors.js';
 import { generateStructured } from './generate-structured.js';
 import { resolveModel } from './resolve-model.js';
 import { type FakeLlmServer, startFakeLlmServer } from './test-support/fake-llm-server.js';

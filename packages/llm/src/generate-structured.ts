@@ -1,7 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
-import type { InvalidOutputDetails } from './errors/llm-output-invalid-error.js';
-import { LlmOutputInvalidError } from './errors/llm-output-invalid-error.js';
+import { type InvalidOutputDetails, LlmOutputInvalidError } from './errors.js';
 import type { LlmSettings } from './llm-settings.js';
 import { addTallies, type LlmUsage, priceTally, tallyUsage, type UsageTally } from './llm-usage.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LlmCallAbortedError } from './errors/llm-call-aborted-error.js';
 import { LlmCallFailedError } from './errors/llm-call-failed-error.js';
 import { LlmError } from './errors/llm-error.js';
 import { VerdictInvalidError } from './errors/verdict-invalid-error.js';
+import { LlmCallAbortedError } from './errors.js';
 import { generateVerdict } from './generate-verdict.js';
 import type { LlmSettings } from './llm-settings.js';
 import { lookupPrice } from './price-catalog.js';

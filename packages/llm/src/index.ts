@@ -1,4 +1,3 @@
-export { LlmCallAbortedError } from './errors/llm-call-aborted-error.js';
 export { type LlmCallFailedDetails, LlmCallFailedError } from './errors/llm-call-failed-error.js';
 export { LlmCredentialsMissingError } from './errors/llm-credentials-missing-error.js';
 export { LlmError, type LlmErrorOptions } from './errors/llm-error.js';
@@ -6,9 +5,14 @@ export {
   ACCEPTED_MODEL_STRING_FORMS,
   LlmModelStringInvalidError,
 } from './errors/llm-model-string-invalid-error.js';
-export { type InvalidOutputDetails, LlmOutputInvalidError } from './errors/llm-output-invalid-error.js';
-export { LlmProviderNotInstalledError } from './errors/llm-provider-not-installed-error.js';
 export { VerdictInvalidError } from './errors/verdict-invalid-error.js';
+export {
+  type InvalidOutputDetails,
+  LlmCallAbortedError,
+  type LlmErrorCode,
+  LlmOutputInvalidError,
+  LlmProviderNotInstalledError,
+} from './errors.js';
 export {
   type GenerateStructuredOptions,
   type GenerateStructuredResult,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LlmProviderNotInstalledError } from './errors/llm-provider-not-installed-error.js';
+import { LlmProviderNotInstalledError } from './errors.js';
 
 /** A loaded provider module: its exports, looked up by name. */
 export type ProviderModule = Readonly<Record<string, unknown>>;

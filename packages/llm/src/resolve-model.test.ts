@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LlmModelStringInvalidError } from './errors/llm-model-string-invalid-error.js';
-import { LlmProviderNotInstalledError } from './errors/llm-provider-not-installed-error.js';
+import { LlmProviderNotInstalledError } from './errors.js';
 import { resolveModel } from './resolve-model.js';
 
 const keys = { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o', GEMINI_API_KEY: 'g' };

@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { LlmCredentialsMissingError } from './errors/llm-credentials-missing-error.js';
 import { LlmModelStringInvalidError } from './errors/llm-model-string-invalid-error.js';
-import { LlmProviderNotInstalledError } from './errors/llm-provider-not-installed-error.js';
+import { LlmProviderNotInstalledError } from './errors.js';
 import { describeProvider, type KnownProvider } from './known-providers.js';
 import type { Environment, LlmSettings } from './llm-settings.js';
 import { findProviderFactory, loadProviderPackage } from './load-provider-package.js';

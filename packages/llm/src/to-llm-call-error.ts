@@ -1,6 +1,6 @@
-import { LlmCallAbortedError } from './errors/llm-call-aborted-error.js';
 import { LlmCallFailedError } from './errors/llm-call-failed-error.js';
 import { LlmError } from './errors/llm-error.js';
+import { LlmCallAbortedError } from './errors.js';
 
 /** The AI SDK error classes this mapping needs; passed in because `ai` is imported lazily. */
 export interface AiErrorClasses {

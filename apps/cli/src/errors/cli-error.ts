@@ -1,50 +1,34 @@
-const name = 'CliError';
-const rootSymbol = Symbol.for('snodo.error');
+import { SnodoError, type SnodoErrorOptions } from '@snodo/foundation';
+
 const marker = 'snodo.error.CliError';
-const symbol = Symbol.for(marker);
+
+/** Every code the CLI raises itself; `exit-codes.ts` maps each, with every package's codes. */
+export type CliErrorCode = 'AUDIT_LOG_NOT_FOUND' | 'CLI_USAGE' | 'JOB_NOT_FOUND' | 'PROTOCOL_EXISTS';
 
 /** The options every CLI error takes. */
-export interface CliErrorOptions {
-  /** What failed and why. */
-  readonly message: string;
+export interface CliErrorOptions extends SnodoErrorOptions {
   /** The command that fixes it, printed on its own line under the message. */
   readonly fix?: string | undefined;
-  /** The underlying error, shown by `--verbose`. */
-  readonly cause?: unknown;
 }
 
 /**
- * The root of the errors the CLI raises itself (a flag value that cannot be read, a file that is already
- * there). It carries the same `snodo.error` marker as every snodo error, so `exitCodeForError` treats it
- * like one, without the CLI importing `@snodo/coder-sdk` at start-up (which would defeat the lazy start).
+ * The errors the CLI raises itself (a flag value that cannot be read, a file that is already there). It
+ * extends the foundation's root, so `exitCodeForError` reads it like any snodo error; the foundation has no
+ * dependencies, so the start-up path (`snodo --help`) stays free of core and the coders.
  */
-export class CliError extends Error {
-  private readonly [rootSymbol] = true;
-  private readonly [symbol] = true;
-
-  /** The stable error code, mapped to an exit code in `exit-codes.ts`. */
-  readonly code: string;
+export class CliError extends SnodoError<CliErrorCode> {
   /** The command that fixes it, when there is one. */
   readonly fix: string | undefined;
 
-  constructor(code: string, options: CliErrorOptions) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = name;
-    this.code = code;
+  constructor(code: CliErrorCode, options: CliErrorOptions) {
+    super(code, options);
+    this.name = 'CliError';
+    SnodoError.mark(this, marker);
     this.fix = options.fix;
   }
 
   /** `true` for a CLI error from any copy of this package. */
-  static isInstance(value: unknown): value is CliError {
-    return CliError.hasMarker(value, marker);
-  }
-
-  /** `true` when `value` carries the `Symbol.for(markerName)` marker. */
-  protected static hasMarker(value: unknown, markerName: string): boolean {
-    return (
-      value != null &&
-      typeof value === 'object' &&
-      (value as Record<symbol, unknown>)[Symbol.for(markerName)] === true
-    );
+  static override isInstance(value: unknown): value is CliError {
+    return SnodoError.hasMarker(value, marker);
   }
 }

@@ -1,18 +1,14 @@
+import { SnodoError } from '@snodo/foundation';
 import type { AuditVerifyFailure } from '../audit-verify-result.js';
-import { AuditError } from './audit-error.js';
 
-const name = 'AuditChainError';
 const marker = 'snodo.error.AUDIT_CHAIN_INVALID';
-const symbol = Symbol.for(marker);
 
 /**
  * The audit log's chain does not verify, so snodo refuses to append to it: appending would make a broken
  * log look continuous. Thrown by `openAuditLog` (full verification) and by `append` (the tail event is
  * re-checked under the lock). Never repaired automatically: a human inspects the log first.
  */
-export class AuditChainError extends AuditError {
-  private readonly [symbol] = true;
-
+export class AuditChainError extends SnodoError<'AUDIT_CHAIN_INVALID'> {
   /** The log file. */
   readonly path: string;
   /** The first failure, as `verifyAuditLog` reports it (line, seq, byte offset, code, reason). */
@@ -33,12 +29,13 @@ export class AuditChainError extends AuditError {
         `${failure.code} ${failure.reason}. Nothing was appended. Inspect it with ` +
         '`snodo audit verify`; snodo never repairs an audit log by itself.',
     });
-    this.name = name;
+    this.name = 'AuditChainError';
+    SnodoError.mark(this, marker);
     this.path = options.path;
     this.failure = failure;
   }
 
   static override isInstance(value: unknown): value is AuditChainError {
-    return AuditError.hasMarker(value, marker);
+    return SnodoError.hasMarker(value, marker);
   }
 }

@@ -1,16 +1,12 @@
-import { AuditError } from './audit-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'AuditKeyPermissionError';
 const marker = 'snodo.error.AUDIT_KEY_PERMISSIONS';
-const symbol = Symbol.for(marker);
 
 /**
  * The signing key file is readable by the group or by others (or owned by another user). A checkpoint
  * signature is worth only as much as the key's secrecy, so snodo refuses to use it until it is private.
  */
-export class AuditKeyPermissionError extends AuditError {
-  private readonly [symbol] = true;
-
+export class AuditKeyPermissionError extends SnodoError<'AUDIT_KEY_PERMISSIONS'> {
   /** The key file. */
   readonly path: string;
   /** The file's permission bits (`0o644`). */
@@ -24,12 +20,13 @@ export class AuditKeyPermissionError extends AuditError {
         `The audit signing key ${options.path} ${problem}. A signing key must be private to its owner: ` +
         `run \`chmod 600 ${options.path}\` and try again.`,
     });
-    this.name = name;
+    this.name = 'AuditKeyPermissionError';
+    SnodoError.mark(this, marker);
     this.path = options.path;
     this.mode = options.mode & 0o777;
   }
 
   static override isInstance(value: unknown): value is AuditKeyPermissionError {
-    return AuditError.hasMarker(value, marker);
+    return SnodoError.hasMarker(value, marker);
   }
 }

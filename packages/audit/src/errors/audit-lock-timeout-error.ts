@@ -1,16 +1,12 @@
-import { AuditError } from './audit-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'AuditLockTimeoutError';
 const marker = 'snodo.error.AUDIT_LOCK_TIMEOUT';
-const symbol = Symbol.for(marker);
 
 /**
  * Another live process held the audit log's lock file for longer than the caller was willing to wait.
  * A lock whose holder died is broken automatically; this one belongs to a process that is still running.
  */
-export class AuditLockTimeoutError extends AuditError {
-  private readonly [symbol] = true;
-
+export class AuditLockTimeoutError extends SnodoError<'AUDIT_LOCK_TIMEOUT'> {
   /** The lock file (`<log>.lock`). */
   readonly lockPath: string;
   /** The holder's pid as written in the lock file, when readable. */
@@ -23,12 +19,13 @@ export class AuditLockTimeoutError extends AuditError {
         `Could not lock the audit log within ${options.waitedMs} ms: ${holder} holds ${options.lockPath}. ` +
         'Wait for it to finish and run again; if no snodo process is running, remove that lock file.',
     });
-    this.name = name;
+    this.name = 'AuditLockTimeoutError';
+    SnodoError.mark(this, marker);
     this.lockPath = options.lockPath;
     this.holderPid = options.holderPid;
   }
 
   static override isInstance(value: unknown): value is AuditLockTimeoutError {
-    return AuditError.hasMarker(value, marker);
+    return SnodoError.hasMarker(value, marker);
   }
 }

@@ -1,8 +1,6 @@
-import { AuditError } from './audit-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'AuditLogRewrittenError';
 const marker = 'snodo.error.AUDIT_LOG_REWRITTEN';
-const symbol = Symbol.for(marker);
 
 /**
  * The log file is behind what this handle last wrote or saw: its tail was cut (`truncated`), or the lines
@@ -10,9 +8,7 @@ const symbol = Symbol.for(marker);
  * from the shorter or altered tail and make the loss look continuous, so the handle refuses every later
  * append (sticky) until the log is inspected with `snodo audit verify`.
  */
-export class AuditLogRewrittenError extends AuditError {
-  private readonly [symbol] = true;
-
+export class AuditLogRewrittenError extends SnodoError<'AUDIT_LOG_REWRITTEN'> {
   /** The log file. */
   readonly path: string;
   /** `truncated`: events this handle saw are gone; `rewritten`: they are there with other bytes. */
@@ -36,7 +32,8 @@ export class AuditLogRewrittenError extends AuditError {
         `The audit log ${options.path} ${what}. Nothing was appended, and this process appends nothing more. ` +
         'Run `snodo audit verify` to see what changed.',
     });
-    this.name = name;
+    this.name = 'AuditLogRewrittenError';
+    SnodoError.mark(this, marker);
     this.path = options.path;
     this.kind = options.kind;
     this.fromSeq = options.fromSeq;
@@ -44,6 +41,6 @@ export class AuditLogRewrittenError extends AuditError {
   }
 
   static override isInstance(value: unknown): value is AuditLogRewrittenError {
-    return AuditError.hasMarker(value, marker);
+    return SnodoError.hasMarker(value, marker);
   }
 }

@@ -1,16 +1,12 @@
-import { AuditError } from './audit-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'AuditWriteError';
 const marker = 'snodo.error.AUDIT_WRITE_FAILED';
-const symbol = Symbol.for(marker);
 
 /**
  * A write to the audit log did not complete: the disk took fewer bytes than the line (a torn line, which
  * the next writer recovers), the file was replaced or removed since it was opened, or the handle is closed.
  */
-export class AuditWriteError extends AuditError {
-  private readonly [symbol] = true;
-
+export class AuditWriteError extends SnodoError<'AUDIT_WRITE_FAILED'> {
   /** The log file. */
   readonly path: string;
   /** `true` when the handle stays unusable (the file was replaced); a short write is not sticky. */
@@ -21,12 +17,13 @@ export class AuditWriteError extends AuditError {
       message: `Could not write to the audit log ${options.path}: ${options.problem}. ${options.fix}`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'AuditWriteError';
+    SnodoError.mark(this, marker);
     this.path = options.path;
     this.sticky = options.sticky ?? false;
   }
 
   static override isInstance(value: unknown): value is AuditWriteError {
-    return AuditError.hasMarker(value, marker);
+    return SnodoError.hasMarker(value, marker);
   }
 }

@@ -8,7 +8,7 @@ const symbol = Symbol.for(marker);
  * A coder pinned to one provider (`openai`, `anthropic`, `gemini`) was given a model another provider
  * serves. Pinned coders never reroute a model silently; the general `litellm` coder takes any provider.
  */
-export class CoderModelProviderMismatchError extends SnodoError {
+export class CoderModelProviderMismatchError extends SnodoError<'CODER_MODEL_PROVIDER_MISMATCH'> {
   private readonly [symbol] = true;
 
   /** The coder's id. */

@@ -8,7 +8,7 @@ const symbol = Symbol.for(marker);
  * A direct LLM coder was asked to run without a coding model. Unlike a coding CLI it has no default model
  * of its own, so the run stops before any request is made.
  */
-export class CoderModelRequiredError extends SnodoError {
+export class CoderModelRequiredError extends SnodoError<'CODER_MODEL_REQUIRED'> {
   private readonly [symbol] = true;
 
   /** The coder's id (`litellm`, `openai`…). */

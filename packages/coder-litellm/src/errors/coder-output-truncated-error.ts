@@ -9,7 +9,7 @@ const symbol = Symbol.for(marker);
  * `max_tokens`, Gemini's `MAX_TOKENS`). A cut-off answer is never used: half a file is worse than none,
  * and the Python original once reported such runs as success with nothing written.
  */
-export class CoderOutputTruncatedError extends SnodoError {
+export class CoderOutputTruncatedError extends SnodoError<'CODER_OUTPUT_TRUNCATED'> {
   private readonly [symbol] = true;
 
   /** The coder's id. */

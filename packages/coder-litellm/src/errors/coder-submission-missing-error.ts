@@ -12,7 +12,7 @@ const PREVIEW_LENGTH = 200;
  * through the tool, and answered in prose again (with no JSON file list snodo could read either). Nothing
  * is written: an answer without files is never reported as a successful change.
  */
-export class CoderSubmissionMissingError extends SnodoError {
+export class CoderSubmissionMissingError extends SnodoError<'CODER_SUBMISSION_MISSING'> {
   private readonly [symbol] = true;
 
   /** The coder's id. */

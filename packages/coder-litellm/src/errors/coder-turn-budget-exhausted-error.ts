@@ -8,7 +8,7 @@ const symbol = Symbol.for(marker);
  * The model used every turn of the tool loop (reading files, listing directories) without ever calling
  * `submit_files`. The loop is bounded so a model that keeps exploring cannot spend without end.
  */
-export class CoderTurnBudgetExhaustedError extends SnodoError {
+export class CoderTurnBudgetExhaustedError extends SnodoError<'CODER_TURN_BUDGET_EXHAUSTED'> {
   private readonly [symbol] = true;
 
   /** The coder's id. */

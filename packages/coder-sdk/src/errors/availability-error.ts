@@ -1,3 +1,4 @@
+import type { SnodoError } from '@snodo/foundation';
 import type { CoderAdapterV1 } from '../v1/coder-v1.js';
 import type { CoderV1Availability } from '../v1/coder-v1-availability.js';
 import { isVersionInRange, type SupportedVersionRange } from '../version/version-range.js';
@@ -5,7 +6,6 @@ import { CoderCliVersionUnsupportedError } from './coder-cli-version-unsupported
 import { CoderCredentialsMissingError } from './coder-credentials-missing-error.js';
 import { CoderNotInstalledError } from './coder-not-installed-error.js';
 import { CoderUnavailableError } from './coder-unavailable-error.js';
-import type { SnodoError } from './snodo-error.js';
 
 /** Reads `supportedVersions` from adapters that carry one (every `SubprocessCoderAdapter` does). */
 function readSupportedVersions(adapter: CoderAdapterV1): SupportedVersionRange | undefined {

@@ -1,18 +1,14 @@
+import { SnodoError } from '@snodo/foundation';
 import { describeVersionRange, type SupportedVersionRange } from '../version/version-range.js';
-import { SnodoError } from './snodo-error.js';
 
-const name = 'CoderCliVersionUnsupportedError';
 const marker = 'snodo.error.CODER_CLI_VERSION_UNSUPPORTED';
-const symbol = Symbol.for(marker);
 
 /**
  * The installed CLI reports a version outside the range its adapter was verified against. CLIs change
  * flags and output formats between versions; running an unverified one risks a run that silently does the
  * wrong thing, so snodo refuses before anything is written.
  */
-export class CoderCliVersionUnsupportedError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderCliVersionUnsupportedError extends SnodoError<'CODER_CLI_VERSION_UNSUPPORTED'> {
   /** The coder's id. */
   readonly coderId: string;
   /** The version the CLI reported. */
@@ -39,7 +35,8 @@ export class CoderCliVersionUnsupportedError extends SnodoError {
         `coders.${options.coderId}.binary at one.`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderCliVersionUnsupportedError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.foundVersion = options.foundVersion;
     this.supportedVersions = options.supportedVersions;

@@ -1,16 +1,12 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'CoderConfigInvalidError';
 const marker = 'snodo.error.CODER_CONFIG_INVALID';
-const symbol = Symbol.for(marker);
 
 /**
  * A coder setting from config (`coders.<id>.…`) or the protocol mode's `coder_config` has the wrong shape,
  * so the adapter cannot use it. Bad input, not a coder failure.
  */
-export class CoderConfigInvalidError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderConfigInvalidError extends SnodoError<'CODER_CONFIG_INVALID'> {
   /** The coder's id. */
   readonly coderId: string;
   /** The setting that is wrong (`binary`). */
@@ -23,7 +19,8 @@ export class CoderConfigInvalidError extends SnodoError {
         `Fix coders.${options.coderId}.${options.setting} in config or coder_config in .snodo/protocol.yml.`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderConfigInvalidError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.setting = options.setting;
   }

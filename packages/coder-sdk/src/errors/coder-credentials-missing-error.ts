@@ -1,16 +1,12 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'CoderCredentialsMissingError';
 const marker = 'snodo.error.CODER_CREDENTIALS_MISSING';
-const symbol = Symbol.for(marker);
 
 /**
  * The coder needs a key and none of its environment variables is set (nor stored with `snodo config add`).
  * Thrown before the coder starts, so nothing is written.
  */
-export class CoderCredentialsMissingError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderCredentialsMissingError extends SnodoError<'CODER_CREDENTIALS_MISSING'> {
   /** The coder's id. */
   readonly coderId: string;
   /** The environment variables that could carry the key, in order of preference. */
@@ -41,7 +37,8 @@ export class CoderCredentialsMissingError extends SnodoError {
       message: `${what} ${fix}`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderCredentialsMissingError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.envVars = [...options.envVars];
     this.configKey = options.configKey;

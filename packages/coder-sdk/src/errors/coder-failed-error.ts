@@ -1,8 +1,6 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'CoderFailedError';
 const marker = 'snodo.error.CODER_FAILED';
-const symbol = Symbol.for(marker);
 
 /** How many trailing lines of stderr go into the message itself; the full tail stays in `stderrTail`. */
 const messageTailLines = 12;
@@ -11,9 +9,7 @@ const messageTailLines = 12;
  * The coder's process ended with a non-zero exit code or was killed by a signal snodo did not send. The
  * message carries the end of its stderr, which usually says why (bad key, unknown flag, crash).
  */
-export class CoderFailedError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderFailedError extends SnodoError<'CODER_FAILED'> {
   /** The coder's id. */
   readonly coderId: string;
   /** The exit code, when the process exited on its own. */
@@ -48,7 +44,8 @@ export class CoderFailedError extends SnodoError {
         ' The full output is in the job transcript (`snodo logs <job>`).',
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderFailedError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.exitCode = options.exitCode;
     this.signal = options.signal;

@@ -1,17 +1,13 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'CoderNotInstalledError';
 const marker = 'snodo.error.CODER_NOT_INSTALLED';
-const symbol = Symbol.for(marker);
 
 /**
  * The executable a coder needs is not on PATH (or not at the configured path). Thrown by
  * `SubprocessCoderAdapter.doRun` before anything is written, and built by `availabilityError` from a
  * not-installed availability. The CLI prints `quickSetup` as the fix.
  */
-export class CoderNotInstalledError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderNotInstalledError extends SnodoError<'CODER_NOT_INSTALLED'> {
   /** The coder's id (`claude-code`). */
   readonly coderId: string;
   /** The coder's human name, used in the message. */
@@ -58,7 +54,8 @@ export class CoderNotInstalledError extends SnodoError {
         `check with \`snodo coders\`, or choose another coder with --coder <id>.`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderNotInstalledError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.displayName = options.displayName;
     this.installHint = options.installHint;

@@ -1,16 +1,12 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'CoderSpecificationUnsupportedError';
 const marker = 'snodo.error.CODER_SPECIFICATION_UNSUPPORTED';
-const symbol = Symbol.for(marker);
 
 /**
  * A value offered as a coder is not a `coder-v1` adapter: its `specificationVersion` is another version
  * (an adapter built for a newer snodo) or it is missing a member the contract requires.
  */
-export class CoderSpecificationUnsupportedError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderSpecificationUnsupportedError extends SnodoError<'CODER_SPECIFICATION_UNSUPPORTED'> {
   /** The coder id the value declared, when it has one. */
   readonly coderId: string | undefined;
   /** The `specificationVersion` it declared (anything, as found). */
@@ -37,7 +33,8 @@ export class CoderSpecificationUnsupportedError extends SnodoError {
         'version of the coder package built for coder-v1.',
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderSpecificationUnsupportedError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.specificationVersion = options.specificationVersion;
   }

@@ -1,17 +1,13 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'CoderTimeoutError';
 const marker = 'snodo.error.CODER_TIMEOUT';
-const symbol = Symbol.for(marker);
 
 /**
  * The coder ran past its wall-clock limit or went silent past its idle limit, and its process group was
  * killed. `limit` says which one fired, so a user knows whether to raise `coder_timeout_seconds` or look
  * for a hang.
  */
-export class CoderTimeoutError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderTimeoutError extends SnodoError<'CODER_TIMEOUT'> {
   /** The coder's id. */
   readonly coderId: string;
   /** Which limit fired. */
@@ -38,7 +34,8 @@ export class CoderTimeoutError extends SnodoError {
         `coders.${options.coderId}.timeout_seconds in config, or split the task.`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderTimeoutError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.limit = options.limit;
     this.timeoutMs = options.timeoutMs;

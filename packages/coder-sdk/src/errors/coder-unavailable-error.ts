@@ -1,17 +1,13 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'CoderUnavailableError';
 const marker = 'snodo.error.CODER_UNAVAILABLE';
-const symbol = Symbol.for(marker);
 
 /**
  * A coder reported itself not ready for a reason other than a missing install, an unverified version or a
  * missing key (a container daemon that is not running, a server that does not answer). Built by
  * `availabilityError` from the availability's own `reason` and `fix`.
  */
-export class CoderUnavailableError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class CoderUnavailableError extends SnodoError<'CODER_UNAVAILABLE'> {
   /** The coder's id. */
   readonly coderId: string;
   /** The coder's own explanation. */
@@ -31,7 +27,8 @@ export class CoderUnavailableError extends SnodoError {
       message: `${options.displayName} cannot run here: ${options.reason}. ${fix}`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'CoderUnavailableError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.reason = options.reason;
     this.fix = options.fix;

@@ -1,8 +1,8 @@
+import { SnodoError } from '@snodo/foundation';
 import { describe, expect, it } from 'vitest';
+import { CoderAbortedError, CoderUnknownError, WorktreeNotCleanError } from '../errors.js';
 import { MockCoderAdapterV1 } from '../test/mock-coder-adapter-v1.js';
 import { availabilityError } from './availability-error.js';
-import { CoderAbortedError } from './coder-aborted-error.js';
-import { CoderCapabilityUnsupportedError } from './coder-capability-unsupported-error.js';
 import { CoderCliVersionUnsupportedError } from './coder-cli-version-unsupported-error.js';
 import { CoderConfigInvalidError } from './coder-config-invalid-error.js';
 import { CoderCredentialsMissingError } from './coder-credentials-missing-error.js';
@@ -11,13 +11,11 @@ import { CoderNotInstalledError } from './coder-not-installed-error.js';
 import { CoderSpecificationUnsupportedError } from './coder-specification-unsupported-error.js';
 import { CoderTimeoutError } from './coder-timeout-error.js';
 import { CoderUnavailableError } from './coder-unavailable-error.js';
-import { CoderUnknownError } from './coder-unknown-error.js';
 import { GitCommandError } from './git-command-error.js';
 import { GitMetadataTamperedError } from './git-metadata-tampered-error.js';
+import { ProposalPathRefusedError } from './proposal-path-refused-error.js';
 import { SandboxInvalidError } from './sandbox-invalid-error.js';
-import { SnodoError } from './snodo-error.js';
 import { SnodoMutationError } from './snodo-mutation-error.js';
-import { WorktreeNotCleanError } from './worktree-not-clean-error.js';
 
 const who = { coderId: 'claude-code', displayName: 'Claude Code' };
 const cause = new Error('underlying');
@@ -81,9 +79,9 @@ const cases = [
     }),
   ],
   [
-    CoderCapabilityUnsupportedError,
-    'CODER_CAPABILITY_UNSUPPORTED',
-    new CoderCapabilityUnsupportedError({ ...who, capability: 'resume', cause }),
+    ProposalPathRefusedError,
+    'PROPOSAL_PATH_REFUSED',
+    new ProposalPathRefusedError({ path: '../outside', reason: 'it leaves the worktree', cause }),
   ],
   [
     CoderSpecificationUnsupportedError,

@@ -1,17 +1,13 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'GitCommandError';
 const marker = 'snodo.error.GIT_COMMAND_FAILED';
-const symbol = Symbol.for(marker);
 
 /**
  * A git command snodo ran exited non-zero (or could not start). It carries git's own stderr, the argv and the
  * directory, so the user sees git's explanation instead of a generic "git failed". Thrown by the SDK's
  * `runGit` and by core's git runner.
  */
-export class GitCommandError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class GitCommandError extends SnodoError<'GIT_COMMAND_FAILED'> {
   /** The git arguments, without the `-c` overrides snodo adds. */
   readonly args: readonly string[];
   /** The directory git ran in. */
@@ -39,7 +35,8 @@ export class GitCommandError extends SnodoError {
       message: `\`${shown}\` in ${options.cwd} ${what}`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'GitCommandError';
+    SnodoError.mark(this, marker);
     this.args = [...options.args];
     this.cwd = options.cwd;
     this.exitCode = options.exitCode;

@@ -1,8 +1,6 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'GitMetadataTamperedError';
 const marker = 'snodo.error.GIT_METADATA_TAMPERED';
-const symbol = Symbol.for(marker);
 
 /** One file of git metadata a coder changed. */
 export interface GitMetadataChange {
@@ -18,9 +16,7 @@ export interface GitMetadataChange {
  * `HEAD` (a switched branch). snodo restored every file from its snapshot, committed nothing, and halts
  * the run.
  */
-export class GitMetadataTamperedError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class GitMetadataTamperedError extends SnodoError<'GIT_METADATA_TAMPERED'> {
   /** The coder's id. */
   readonly coderId: string;
   /** What changed, sorted by path. */
@@ -41,7 +37,8 @@ export class GitMetadataTamperedError extends SnodoError {
         'instructions that ask for this before running again.',
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'GitMetadataTamperedError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.changes = changes;
   }

@@ -1,8 +1,6 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'SandboxInvalidError';
 const marker = 'snodo.error.SANDBOX_INVALID';
-const symbol = Symbol.for(marker);
 
 /**
  * A `CoderV1Sandbox` cannot be turned into a sandbox: a mount path is not absolute, or a writable mount's
@@ -10,9 +8,7 @@ const symbol = Symbol.for(marker);
  * worse than one that does not run). Raised before any process starts. The sandbox is built by core (or an
  * embedder), so this is a bug or a removed directory, not something the coder did.
  */
-export class SandboxInvalidError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class SandboxInvalidError extends SnodoError<'SANDBOX_INVALID'> {
   /** The mount path (or source) at fault. */
   readonly path: string;
   /** What is wrong with it, in a few words. */
@@ -23,7 +19,8 @@ export class SandboxInvalidError extends SnodoError {
       message: `The sandbox cannot be set up: ${options.path} ${options.problem}. ${options.fix}`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'SandboxInvalidError';
+    SnodoError.mark(this, marker);
     this.path = options.path;
     this.problem = options.problem;
   }

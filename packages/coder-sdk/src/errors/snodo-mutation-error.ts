@@ -1,17 +1,13 @@
-import { SnodoError } from './snodo-error.js';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'SnodoMutationError';
 const marker = 'snodo.error.SNODO_MUTATION_BLOCKED';
-const symbol = Symbol.for(marker);
 
 /**
  * The coder added, changed or deleted something under `.snodo/`, where snodo keeps the rules the coder is
  * judged by. The change was undone, the branch is back at its start commit and nothing was committed; the
  * run halts as blocker `snodo_mutation_blocked`.
  */
-export class SnodoMutationError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class SnodoMutationError extends SnodoError<'SNODO_MUTATION_BLOCKED'> {
   /** The coder's id. */
   readonly coderId: string;
   /** The paths under `.snodo/` that were touched, relative to the worktree, sorted. */
@@ -26,7 +22,8 @@ export class SnodoMutationError extends SnodoError {
         'your checkout if the task needs it, then run again.',
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'SnodoMutationError';
+    SnodoError.mark(this, marker);
     this.coderId = options.coderId;
     this.paths = paths;
   }

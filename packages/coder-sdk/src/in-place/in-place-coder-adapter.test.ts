@@ -1,9 +1,9 @@
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CoderAbortedError } from '../errors/coder-aborted-error.js';
 import { CoderFailedError } from '../errors/coder-failed-error.js';
 import { SnodoMutationError } from '../errors/snodo-mutation-error.js';
+import { CoderAbortedError } from '../errors.js';
 import { makeRequest } from '../testing/fake-coder.js';
 import {
   createTemporaryRepository,

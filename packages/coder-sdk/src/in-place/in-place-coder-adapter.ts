@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { credentialFix, evaluateCredentials } from '../credentials/evaluate-credentials.js';
-import { CoderAbortedError } from '../errors/coder-aborted-error.js';
 import { GitMetadataTamperedError } from '../errors/git-metadata-tampered-error.js';
 import { SnodoMutationError } from '../errors/snodo-mutation-error.js';
-import { WorktreeNotCleanError } from '../errors/worktree-not-clean-error.js';
+import { CoderAbortedError, WorktreeNotCleanError } from '../errors.js';
 import { runGit } from '../git/run-git.js';
 import type { CoderAdapterV1 } from '../v1/coder-v1.js';
 import type { CoderV1Availability, CoderV1AvailabilityOptions } from '../v1/coder-v1-availability.js';

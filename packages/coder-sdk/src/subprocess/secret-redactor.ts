@@ -1,4 +1,4 @@
-import { PatternRedactor } from './pattern-redactor.js';
+import { PatternRedactor, SecretMatcher } from '@snodo/foundation';
 
 /** A secret to remove from output, with the variable name that replaces it. */
 export interface Secret {
@@ -8,54 +8,29 @@ export interface Secret {
   readonly value: string;
 }
 
-/** Values shorter than this are not redacted: they would match ordinary text everywhere. */
-const minimumSecretLength = 4;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
- * Removes secrets from a stream of text, chunk by chunk: first the known values (the raw value and its
- * base64 and URL-encoded forms; agents do print `printenv` or encode keys), each replaced by
- * `[redacted <NAME>]`, then whatever has the shape of a secret (`SECRET_PATTERNS`: provider keys, tokens,
- * JWTs) or is a PEM private key block (`PatternRedactor`). A chunk ending in what could be the start of a
- * secret keeps that ending back until the next chunk arrives, so a value split across two chunks is still
- * caught. Redaction is hygiene, not a boundary: a coder that wants to leak a key can encode it some other
- * way; the sandbox is what keeps keys out of its reach.
+ * Removes secrets from a stream of text, chunk by chunk: first the known values, in every form they leak in
+ * (the foundation's `SecretMatcher`: raw, base64 at every alignment, URL-encoded; agents do print
+ * `printenv` or encode keys), each replaced by `[redacted <NAME>]`, then whatever has the shape of a secret
+ * (`SECRET_PATTERNS`: provider keys, tokens, JWTs) or is a PEM private key block (`PatternRedactor`). A
+ * chunk ending in what could be the start of a secret keeps that ending back until the next chunk arrives,
+ * so a value split across two chunks is still caught. Values shorter than four characters are not
+ * redacted: they would match ordinary text everywhere. Redaction is hygiene, not a boundary: a coder that
+ * wants to leak a key can encode it some other way; the sandbox is what keeps keys out of its reach.
  */
 export class SecretRedactor {
-  private readonly pattern: RegExp | undefined;
-  private readonly replacements = new Map<string, string>();
-  private readonly holdBack: number;
+  private readonly known = new SecretMatcher();
   private readonly shapes = new PatternRedactor();
   private pending = '';
 
   constructor(secrets: readonly Secret[]) {
-    for (const secret of secrets) {
-      if (secret.value.length < minimumSecretLength) continue;
-      const replacement = `[redacted ${secret.name}]`;
-      const forms = [
-        secret.value,
-        Buffer.from(secret.value, 'utf8').toString('base64'),
-        Buffer.from(secret.value, 'utf8').toString('base64').replace(/=+$/, ''),
-        encodeURIComponent(secret.value),
-      ];
-      for (const form of forms) if (!this.replacements.has(form)) this.replacements.set(form, replacement);
-    }
-    const forms = [...this.replacements.keys()].sort((left, right) => right.length - left.length);
-    this.pattern = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join('|'), 'g');
-    this.holdBack = forms.length === 0 ? 0 : (forms[0]?.length ?? 1) - 1;
+    for (const secret of secrets) this.known.add(secret.value, `[redacted ${secret.name}]`);
   }
 
   /** Redacts a whole text at once (argv, a message). */
   redact(text: string): string {
-    const known =
-      this.pattern === undefined
-        ? text
-        : text.replace(this.pattern, (match) => this.replacements.get(match) ?? match);
     const shapes = new PatternRedactor();
-    return shapes.push(known) + shapes.flush();
+    return shapes.push(this.known.redact(text)) + shapes.flush();
   }
 
   /**
@@ -67,17 +42,18 @@ export class SecretRedactor {
   }
 
   private pushKnown(text: string): string {
-    if (this.pattern === undefined) return text;
+    const pattern = this.known.pattern;
+    if (pattern === undefined) return text;
     const combined = this.pending + text;
     let output = '';
     let index = 0;
-    this.pattern.lastIndex = 0;
-    for (const match of combined.matchAll(this.pattern)) {
-      output += combined.slice(index, match.index) + (this.replacements.get(match[0]) ?? match[0]);
+    pattern.lastIndex = 0;
+    for (const match of combined.matchAll(pattern)) {
+      output += combined.slice(index, match.index) + this.known.replacementFor(match[0]);
       index = match.index + match[0].length;
     }
     const rest = combined.slice(index);
-    let hold = this.partialSecretLength(rest);
+    let hold = this.known.partialLength(rest);
     // Never split a UTF-16 surrogate pair between what is passed on and what is held back.
     const cut = rest.length - hold;
     if (cut > 0 && cut < rest.length) {
@@ -88,21 +64,9 @@ export class SecretRedactor {
     return output + rest.slice(0, rest.length - hold);
   }
 
-  /** The length of the longest ending of `text` that is the beginning of a secret form. */
-  private partialSecretLength(text: string): number {
-    for (let length = Math.min(this.holdBack, text.length); length > 0; length -= 1) {
-      const ending = text.slice(text.length - length);
-      for (const form of this.replacements.keys()) if (form.startsWith(ending)) return length;
-    }
-    return 0;
-  }
-
   /** Returns whatever is still held back, redacted; call once at the end of the stream. */
   flush(): string {
-    const rest =
-      this.pattern === undefined
-        ? this.pending
-        : this.pending.replace(this.pattern, (match) => this.replacements.get(match) ?? match);
+    const rest = this.known.redact(this.pending);
     this.pending = '';
     return this.shapes.push(rest) + this.shapes.flush();
   }

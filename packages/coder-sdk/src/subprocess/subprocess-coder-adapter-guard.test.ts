@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SnodoError } from '@snodo/foundation';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GitMetadataTamperedError } from '../errors/git-metadata-tampered-error.js';
-import type { SnodoError } from '../errors/snodo-error.js';
 import { SnodoMutationError } from '../errors/snodo-mutation-error.js';
 import { listFilesRecursively } from '../in-place/file-state.js';
 import { writeFakeCli } from '../testing/fake-cli.js';

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CoderAbortedError } from '../errors/coder-aborted-error.js';
 import { CoderFailedError } from '../errors/coder-failed-error.js';
 import { CoderTimeoutError } from '../errors/coder-timeout-error.js';
+import { CoderAbortedError } from '../errors.js';
 import { writeFakeCli } from '../testing/fake-cli.js';
 import { FakeCoder, makeRequest } from '../testing/fake-coder.js';
 import { waitUntilGone } from '../testing/process-liveness.js';

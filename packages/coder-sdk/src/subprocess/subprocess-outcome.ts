@@ -1,7 +1,7 @@
-import { CoderAbortedError } from '../errors/coder-aborted-error.js';
 import { CoderFailedError } from '../errors/coder-failed-error.js';
 import { CoderNotInstalledError } from '../errors/coder-not-installed-error.js';
 import { CoderTimeoutError } from '../errors/coder-timeout-error.js';
+import { CoderAbortedError } from '../errors.js';
 import type { SupervisedProcessOutcome } from '../process/supervised-process.js';
 import type { CoderV1Request } from '../v1/coder-v1-request.js';
 

@@ -9,8 +9,8 @@ import {
   type SignedCheckpoint,
   type SigningKey,
 } from '@snodo/audit';
+import { AuditLogBehindCheckpointError } from '../errors.js';
 import { git } from '../git/index.js';
-import { AuditLogBehindCheckpointError } from './audit-log-behind-checkpoint-error.js';
 import { auditLogPath, repositoryCheckpointStorePath } from './audit-paths.js';
 import { pushAuditRef } from './audit-remote.js';
 import { checkAnchorsBeforeOpen } from './check-anchors-before-open.js';

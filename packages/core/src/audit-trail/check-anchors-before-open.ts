@@ -8,9 +8,8 @@ import {
   type SignedCheckpoint,
   type SigningKey,
 } from '@snodo/audit';
+import { AuditLogMissingError, AuditLogReplacedError } from '../errors.js';
 import { readAuditLineage } from './audit-lineage.js';
-import { AuditLogMissingError } from './audit-log-missing-error.js';
-import { AuditLogReplacedError } from './audit-log-replaced-error.js';
 import { checkpointStoreDirectory, checkpointStorePath } from './audit-paths.js';
 import { newestRefCheckpoint } from './checkpoint-ref.js';
 import { storeLogIds } from './repository-anchors.js';

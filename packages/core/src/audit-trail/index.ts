@@ -1,11 +1,14 @@
 export {
+  AuditLogBehindCheckpointError,
+  AuditLogMissingError,
+  AuditLogReplacedError,
+  AuditResetRefusedError,
+} from '../errors.js';
+export {
   type AuditLineage,
   checkLineageFit,
   readAuditLineage,
 } from './audit-lineage.js';
-export { AuditLogBehindCheckpointError } from './audit-log-behind-checkpoint-error.js';
-export { AuditLogMissingError } from './audit-log-missing-error.js';
-export { AuditLogReplacedError } from './audit-log-replaced-error.js';
 export {
   AUDIT_CHECKPOINT_REF,
   archivedAuditLogPath,
@@ -18,7 +21,6 @@ export {
   signingKeyDirectory,
 } from './audit-paths.js';
 export { fetchRemoteAuditRef, pushAuditRef, type RemoteAuditFetch } from './audit-remote.js';
-export { AuditResetRefusedError } from './audit-reset-refused-error.js';
 export {
   type AuditCheckpoint,
   AuditTrail,

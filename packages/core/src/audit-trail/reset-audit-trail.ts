@@ -6,8 +6,8 @@ import {
   resetAuditLog,
   type SignedCheckpoint,
 } from '@snodo/audit';
+import { AuditResetRefusedError } from '../errors.js';
 import { archivedAuditLogPath, auditLogPath } from './audit-paths.js';
-import { AuditResetRefusedError } from './audit-reset-refused-error.js';
 import { AuditTrail, repositoryIdentity } from './audit-trail.js';
 import { loadOrCreateSigningKey } from './signing-key-store.js';
 import { inspectRepositoryAudit, type RepositoryAuditInspection } from './verify-repository-anchors.js';

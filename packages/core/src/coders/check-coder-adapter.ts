@@ -3,8 +3,8 @@ import {
   type CoderAdapterV1,
   CoderSpecificationUnsupportedError,
 } from '@snodo/coder-sdk';
+import { CoderRegistrationInvalidError } from '../errors.js';
 import type { CoderRegistration } from './coder-registration.js';
-import { CoderRegistrationInvalidError } from './coder-registration-invalid-error.js';
 
 /**
  * Checks that what a registration's `load` produced is a `coder-v1` adapter for that same coder: the

@@ -1,5 +1,5 @@
+import { CoderRegistrationInvalidError } from '../errors.js';
 import type { CoderRegistration } from './coder-registration.js';
-import { CoderRegistrationInvalidError } from './coder-registration-invalid-error.js';
 
 /** Kebab case: lower-case letters and digits in dash-separated words, the shape `--coder` accepts. */
 const coderIdPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

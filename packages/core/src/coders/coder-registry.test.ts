@@ -1,7 +1,7 @@
 import { type CoderAdapterV1, SnodoError } from '@snodo/coder-sdk';
 import { describe, expect, it, vi } from 'vitest';
+import { CoderRegistrationInvalidError } from '../errors.js';
 import type { CoderRegistration } from './coder-registration.js';
-import { CoderRegistrationInvalidError } from './coder-registration-invalid-error.js';
 import { createCoderRegistry } from './coder-registry.js';
 import { resolveCoderName } from './resolve-coder-name.js';
 

@@ -1,5 +1,5 @@
+export { CoderRegistrationInvalidError } from '../errors.js';
 export type { CoderRegistration, CoderSettings } from './coder-registration.js';
-export { CoderRegistrationInvalidError } from './coder-registration-invalid-error.js';
 export { type CoderRegistry, type CoderRegistryOptions, createCoderRegistry } from './coder-registry.js';
 export {
   type CommandCoderAdapterFactory,

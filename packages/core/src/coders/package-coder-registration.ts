@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { type CoderAdapterV1, CoderNotInstalledError, type CoderV1Kind } from '@snodo/coder-sdk';
+import { CoderRegistrationInvalidError } from '../errors.js';
 import type { CoderRegistration, CoderSettings } from './coder-registration.js';
-import { CoderRegistrationInvalidError } from './coder-registration-invalid-error.js';
 import { resolveCoderPackage } from './resolve-coder-package.js';
 
 /** What `createPackageCoderRegistration` needs. */

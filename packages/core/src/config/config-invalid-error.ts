@@ -1,4 +1,4 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 import {
   countSourceIssues,
   formatSourceIssues,
@@ -6,18 +6,15 @@ import {
   sortSourceIssues,
 } from '../protocol/source-issue.js';
 
-const name = 'ConfigInvalidError';
 const marker = 'snodo.error.CONFIG_INVALID';
-const symbol = Symbol.for(marker);
 
 /**
  * `$SNODO_HOME/config.yml` exists but is not valid YAML or does not match the schema (exit 2). snodo never
  * falls back to defaults for a broken file: a silently ignored key would send a job to the wrong model or
- * without its key. Every problem is listed with file, line and column.
+ * without its key. Every problem is listed with file, line and column; `issues` holds them for callers
+ * (the editor integration, `snodo validate --json`) that show them one by one.
  */
-export class ConfigInvalidError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class ConfigInvalidError extends SnodoError<'CONFIG_INVALID'> {
   /** The config file. */
   readonly file: string;
   /** Every problem, in reading order; at least one is an error. */
@@ -32,7 +29,8 @@ export class ConfigInvalidError extends SnodoError {
         'Fix the lines above in an editor; `snodo config path` prints where the file is.',
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'ConfigInvalidError';
+    SnodoError.mark(this, marker);
     this.file = options.file;
     this.issues = issues;
   }

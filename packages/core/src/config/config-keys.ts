@@ -1,9 +1,9 @@
 import { parse as parseYaml } from 'yaml';
 import { safeParse } from 'zod';
+import { ConfigKeyError } from '../errors.js';
 import { closestMatch } from '../protocol/closest-match.js';
 import { type AnySchema, schemaDefinition, unwrapSchema } from '../protocol/zod-introspection.js';
 import { friendlyErrorMap } from '../protocol/zod-issues.js';
-import { ConfigKeyError } from './config-key-error.js';
 import { snodoConfigSchema } from './config-schema.js';
 
 /** Placeholders for the names a user chooses, shown in the list of valid keys. */

@@ -11,8 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigKeyError } from '../errors.js';
 import { ConfigInvalidError } from './config-invalid-error.js';
-import { ConfigKeyError } from './config-key-error.js';
 import { ConfigStore } from './config-store.js';
 
 let root: string;

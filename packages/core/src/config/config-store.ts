@@ -1,6 +1,6 @@
 import { Document, isMap } from 'yaml';
+import { ConfigKeyError } from '../errors.js';
 import type { SourceIssue } from '../protocol/source-issue.js';
-import { ConfigKeyError } from './config-key-error.js';
 import { listConfigKeys, parseConfigValue, resolveConfigKey } from './config-keys.js';
 import type { SnodoConfig } from './config-schema.js';
 import { type LoadedConfig, loadConfigFile } from './load-config.js';

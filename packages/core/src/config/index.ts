@@ -1,5 +1,5 @@
+export { ConfigKeyError } from '../errors.js';
 export { ConfigInvalidError } from './config-invalid-error.js';
-export { ConfigKeyError } from './config-key-error.js';
 export { type ConfigKey, listConfigKeys, parseConfigValue, resolveConfigKey } from './config-keys.js';
 export {
   type CoderConfig,
@@ -21,8 +21,6 @@ export { detectProviderKeys } from './detect-provider-keys.js';
 export { type LoadedConfig, type LoadedConfigSource, loadConfigFile } from './load-config.js';
 export {
   isSecretConfigValue,
-  isSecretName,
-  looksLikeSecret,
   maskConfigSecrets,
   maskConfigValue,
   maskSecret,

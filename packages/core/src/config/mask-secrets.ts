@@ -1,3 +1,4 @@
+import { isSecretName, looksLikeSecret } from '@snodo/foundation';
 import type { SnodoConfig } from './config-schema.js';
 
 /** Secrets shorter than this are fully masked: showing 8 of their characters would give most away. */
@@ -12,25 +13,13 @@ export function maskSecret(value: string): string {
   return `${value.slice(0, 4)}…${value.slice(-4)}`;
 }
 
-/** An environment variable name that says it holds a secret (`*_API_KEY`, `*_TOKEN`, `*PASSWORD*`…). */
-export function isSecretName(name: string): boolean {
-  return /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i.test(name);
-}
-
 /**
- * A value shaped like a credential even under an innocent name: one long run of key characters with
- * both letters and digits, that is not a path or a URL.
+ * What an environment variable set for a coder in config (`coders.<id>.env.<NAME>`) may also end in to be
+ * masked, on top of the foundation's one secret-name rule: such a variable exists to hand the coder a value,
+ * so `*_KEY`, `*_AUTH` and `*_CREDENTIALS` are taken as secrets there, where an audit event's `credentials`
+ * field (a list of variable names) is not.
  */
-export function looksLikeSecret(value: string): boolean {
-  return (
-    value.length >= 20 &&
-    /^[A-Za-z0-9_\-.+=/]+$/.test(value) &&
-    /[0-9]/.test(value) &&
-    /[A-Za-z]/.test(value) &&
-    !value.startsWith('/') &&
-    !value.startsWith('.')
-  );
-}
+const CODER_ENV_SECRET_SUFFIXES: readonly string[] = ['key', 'auth', 'credential', 'credentials'];
 
 /**
  * Whether the value at a config path is a secret: `providers.<name>.api_key`, and `coders.<id>.env.<NAME>`
@@ -40,7 +29,7 @@ export function isSecretConfigValue(path: readonly string[], value: unknown): bo
   if (typeof value !== 'string') return false;
   if (path.length === 3 && path[0] === 'providers' && path[2] === 'api_key') return true;
   if (path.length === 4 && path[0] === 'coders' && path[2] === 'env') {
-    return isSecretName(path[3]!) || looksLikeSecret(value);
+    return isSecretName(path[3]!, CODER_ENV_SECRET_SUFFIXES) || looksLikeSecret(value);
   }
   return false;
 }

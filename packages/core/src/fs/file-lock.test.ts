@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LockTimeoutError, withFileLock } from '@snodo/foundation';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withFileLock } from './file-lock.js';
-import { LockTimeoutError } from './lock-timeout-error.js';
 
 let directory: string;
 beforeEach(() => {

@@ -1,3 +1,2 @@
+export { type FileLockOptions, LockTimeoutError, withFileLock } from '@snodo/foundation';
 export { writeFileAtomic } from './atomic-write.js';
-export { type FileLockOptions, withFileLock } from './file-lock.js';
-export { LockTimeoutError } from './lock-timeout-error.js';

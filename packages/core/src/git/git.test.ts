@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NotAGitRepositoryError } from '../errors.js';
 import { commitWithMessage } from './commit-with-message.js';
 import { compareAndSwapReference } from './compare-and-swap-reference.js';
 import { currentBranch } from './current-branch.js';
@@ -11,7 +12,6 @@ import { git } from './git.js';
 import { GitCommandError } from './git-command-error.js';
 import { resolveGitIdentity } from './git-identity.js';
 import { mergeTrees } from './merge-trees.js';
-import { NotAGitRepositoryError } from './not-a-git-repository-error.js';
 import { findGitCommonDirectory, findRepositoryRoot } from './repository-paths.js';
 import { isAncestor, resolveCommit } from './rev-parse.js';
 import {

@@ -1,3 +1,4 @@
+export { NotAGitRepositoryError } from '../errors.js';
 export { alternateObjectDirectories } from './alternate-object-directories.js';
 export { commitTree } from './commit-tree.js';
 export { type CommitWithMessageOptions, commitWithMessage } from './commit-with-message.js';
@@ -16,7 +17,6 @@ export {
 } from './git-identity.js';
 export { listWorktrees, parseWorktreeList, type WorktreeEntry } from './list-worktrees.js';
 export { type MergeTreesResult, mergeTrees } from './merge-trees.js';
-export { NotAGitRepositoryError } from './not-a-git-repository-error.js';
 export { type ObjectFormat, objectFormat } from './object-format.js';
 export { findGitCommonDirectory, findGitDirectory, findRepositoryRoot } from './repository-paths.js';
 export { isAncestor, resolveCommit, revParse } from './rev-parse.js';

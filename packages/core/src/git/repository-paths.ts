@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { NotAGitRepositoryError } from '../errors.js';
 import { git } from './git.js';
-import { NotAGitRepositoryError } from './not-a-git-repository-error.js';
 
 /**
  * The top of the working tree that contains `directory` (the main checkout or a linked worktree). Throws

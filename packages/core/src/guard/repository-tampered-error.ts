@@ -1,8 +1,6 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'RepositoryTamperedError';
 const marker = 'snodo.error.REPOSITORY_TAMPERED';
-const symbol = Symbol.for(marker);
 
 /** One thing a coder or a command gate changed that no step of a run may change. */
 export interface TamperFinding {
@@ -25,9 +23,7 @@ export function describeTamperFinding(finding: TamperFinding): string {
  * trail beyond appends. The job halts as blocker `repository_tampered` and never lands; what could be put
  * back was put back before this was thrown.
  */
-export class RepositoryTamperedError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class RepositoryTamperedError extends SnodoError<'REPOSITORY_TAMPERED'> {
   /** Every change found, in path order. */
   readonly findings: readonly TamperFinding[];
   /** Which step ran when it happened ("coder attempt 1", "post-execute command gates"). */
@@ -43,7 +39,8 @@ export class RepositoryTamperedError extends SnodoError {
         'Inspect the workspace and the transcript (`snodo logs <job>`), and run the coder in a sandbox ' +
         '(`execution.sandbox: required`, install bubblewrap) so it cannot happen.',
     });
-    this.name = name;
+    this.name = 'RepositoryTamperedError';
+    SnodoError.mark(this, marker);
     this.findings = options.findings;
     this.during = options.during;
   }

@@ -1,14 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BaseBranchNotFoundError, BaseBranchRequiredError } from '../errors.js';
 import {
   createTestRepository,
   type TestRepository,
   testIdentity,
   useIsolatedGitConfiguration,
 } from '../git/test-repository.js';
-import { BaseBranchNotFoundError } from './base-branch-not-found-error.js';
-import { BaseBranchRequiredError } from './base-branch-required-error.js';
 import { createTaskWorkspace } from './create-task-workspace.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { useCurrentCheckout } from './use-current-checkout.js';

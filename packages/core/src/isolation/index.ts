@@ -1,6 +1,10 @@
+export {
+  BaseBranchNotFoundError,
+  BaseBranchRequiredError,
+  ForeignWorkspaceError,
+  WorkspaceLayoutUnsupportedError,
+} from '../errors.js';
 export { assertWorkspaceIntact } from './assert-workspace-intact.js';
-export { BaseBranchNotFoundError } from './base-branch-not-found-error.js';
-export { BaseBranchRequiredError } from './base-branch-required-error.js';
 export { overlappingPaths } from './base-checkout.js';
 export { isBranchMerged } from './branch-merged.js';
 export {
@@ -9,7 +13,6 @@ export {
   type TaskWorkspace,
   type TaskWorkspaceLayout,
 } from './create-task-workspace.js';
-export { ForeignWorkspaceError } from './foreign-workspace-error.js';
 export {
   type ImportTaskBranchOptions,
   type ImportTaskBranchResult,
@@ -52,7 +55,6 @@ export {
 } from './workspace-branch-mismatch-error.js';
 export { workspaceBranchTip } from './workspace-branch-tip.js';
 export { shellWord, workspaceUpdateCommand } from './workspace-commands.js';
-export { WorkspaceLayoutUnsupportedError } from './workspace-layout-unsupported-error.js';
 export {
   type ParsedWorkspaceLockReason,
   parseWorkspaceLockReason,

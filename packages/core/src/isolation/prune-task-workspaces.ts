@@ -1,10 +1,10 @@
 import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
+import { isSameProcessAlive } from '@snodo/foundation';
+import { ForeignWorkspaceError } from '../errors.js';
 import { git } from '../git/git.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
-import { isSameProcessAlive } from '../jobs/process-identity.js';
 import { assertWorkspaceIntact } from './assert-workspace-intact.js';
-import { ForeignWorkspaceError } from './foreign-workspace-error.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { listTaskWorkspaces, type TaskWorkspaceEntry } from './list-task-workspaces.js';
 import { removeTaskWorkspace } from './remove-task-workspace.js';

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { ForeignWorkspaceError } from '../errors.js';
 import { git } from '../git/git.js';
 import type { WorktreeEntry } from '../git/list-worktrees.js';
 import { isAncestor, resolveCommit } from '../git/rev-parse.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
-import type { ForeignWorkspaceError } from './foreign-workspace-error.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { parseWorkspaceLockReason } from './workspace-lock-reason.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';

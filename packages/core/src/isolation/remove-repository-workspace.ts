@@ -1,8 +1,8 @@
+import type { ForeignWorkspaceError } from '../errors.js';
 import { git } from '../git/git.js';
 import { isAncestor, resolveCommit } from '../git/rev-parse.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
 import { assertWorkspaceIntact } from './assert-workspace-intact.js';
-import type { ForeignWorkspaceError } from './foreign-workspace-error.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { removeDirectory } from './remove-directory.js';
 import type { WorkspaceMarker } from './workspace-marker.js';

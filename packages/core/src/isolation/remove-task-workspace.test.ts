@@ -1,13 +1,13 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ForeignWorkspaceError } from '../errors.js';
 import {
   createTestRepository,
   type TestRepository,
   useIsolatedGitConfiguration,
 } from '../git/test-repository.js';
 import { createTaskWorkspace, type TaskWorkspace } from './create-task-workspace.js';
-import { ForeignWorkspaceError } from './foreign-workspace-error.js';
 import { importTaskBranch } from './import-task-branch.js';
 import { landTaskBranch } from './land-task-branch.js';
 import { listTaskWorkspaces } from './list-task-workspaces.js';

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
+import { ForeignWorkspaceError } from '../errors.js';
 import { git } from '../git/git.js';
 import { listWorktrees } from '../git/list-worktrees.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
 import { resolveCommit } from '../git/rev-parse.js';
 import { isBranchMerged } from './branch-merged.js';
-import { ForeignWorkspaceError } from './foreign-workspace-error.js';
 import { canonicalPath, isPathInside } from './path-inside.js';
 import { removeDirectory } from './remove-directory.js';
 import { removeLinkedWorktree } from './remove-linked-worktree.js';

@@ -1,8 +1,7 @@
+import { BaseBranchNotFoundError, BaseBranchRequiredError } from '../errors.js';
 import { currentBranch } from '../git/current-branch.js';
 import { git } from '../git/git.js';
 import { resolveCommit } from '../git/rev-parse.js';
-import { BaseBranchNotFoundError } from './base-branch-not-found-error.js';
-import { BaseBranchRequiredError } from './base-branch-required-error.js';
 
 /** The branch a task starts from and lands on, as recorded when the job starts. */
 export interface ResolvedBaseBranch {

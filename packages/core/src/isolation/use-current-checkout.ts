@@ -1,8 +1,7 @@
+import { BaseBranchNotFoundError, BaseBranchRequiredError } from '../errors.js';
 import { currentBranch } from '../git/current-branch.js';
 import { findRepositoryRoot } from '../git/repository-paths.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
-import { BaseBranchNotFoundError } from './base-branch-not-found-error.js';
-import { BaseBranchRequiredError } from './base-branch-required-error.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
 
 /** The workspace of a `--no-isolation` run: the user's own checkout, on its current branch. */

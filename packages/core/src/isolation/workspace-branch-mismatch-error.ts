@@ -1,8 +1,6 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'WorkspaceBranchMismatchError';
 const marker = 'snodo.error.WORKSPACE_BRANCH_MISMATCH';
-const symbol = Symbol.for(marker);
 
 /** Which comparison failed when importing a workspace's branch. */
 export type WorkspaceBranchMismatch =
@@ -18,9 +16,7 @@ export type WorkspaceBranchMismatch =
  * judged. Nothing was moved: the user's task branch keeps its previous value, and the job must not land
  * (the gates saw a different commit than the one that would be merged).
  */
-export class WorkspaceBranchMismatchError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class WorkspaceBranchMismatchError extends SnodoError<'WORKSPACE_BRANCH_MISMATCH'> {
   /** The workspace. */
   readonly worktreePath: string;
   /** The task branch. */
@@ -54,7 +50,8 @@ export class WorkspaceBranchMismatchError extends SnodoError {
         `Inspect it with \`git -C ${options.worktreePath} log ${options.branch}\` before going on.`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'WorkspaceBranchMismatchError';
+    SnodoError.mark(this, marker);
     this.worktreePath = options.worktreePath;
     this.branch = options.branch;
     this.expectedCommit = options.expectedCommit;

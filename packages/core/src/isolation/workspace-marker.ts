@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processStartTimeMs } from '@snodo/foundation';
 import { z } from 'zod';
-import { processStartTimeMs } from '../jobs/process-identity.js';
 
 /** The marker's file name inside a workspace's `.git` directory. */
 export const workspaceMarkerFileName = 'snodo-workspace.json';

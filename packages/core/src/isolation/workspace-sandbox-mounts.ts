@@ -1,10 +1,10 @@
 import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { CoderV1SandboxMount } from '@snodo/coder-sdk';
+import { WorkspaceLayoutUnsupportedError } from '../errors.js';
 import { alternateObjectDirectories } from '../git/alternate-object-directories.js';
 import { submoduleGitDirectories } from './assert-workspace-intact.js';
 import { canonicalPath } from './path-inside.js';
-import { WorkspaceLayoutUnsupportedError } from './workspace-layout-unsupported-error.js';
 import { readWorkspaceMarker, workspaceMarkerFileName } from './workspace-marker.js';
 
 /** Inside a git directory: what a coder's git never needs to write, and must not. */

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CoderV1SandboxMount } from '@snodo/coder-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WorkspaceLayoutUnsupportedError } from '../errors.js';
 import {
   createTestRepository,
   type TestRepository,
@@ -11,7 +12,6 @@ import {
 } from '../git/test-repository.js';
 import { createTaskWorkspace, type TaskWorkspace } from './create-task-workspace.js';
 import { importTaskBranch } from './import-task-branch.js';
-import { WorkspaceLayoutUnsupportedError } from './workspace-layout-unsupported-error.js';
 import { workspaceSandboxMounts } from './workspace-sandbox-mounts.js';
 
 // A coder's git inside a real bubblewrap sandbox built from workspaceSandboxMounts: its own work goes

@@ -1,8 +1,6 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'WorkspaceTamperedError';
 const marker = 'snodo.error.WORKSPACE_TAMPERED';
-const symbol = Symbol.for(marker);
 
 /**
  * A task workspace's git directory no longer has the shape snodo created: `.git` replaced or turned into
@@ -10,9 +8,7 @@ const symbol = Symbol.for(marker);
  * (where a filter driver runs programs on snodo's next `git status`), the marker changed, or the
  * alternates pointing elsewhere. snodo runs no git command in it and the job must not land.
  */
-export class WorkspaceTamperedError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class WorkspaceTamperedError extends SnodoError<'WORKSPACE_TAMPERED'> {
   /** The workspace. */
   readonly worktreePath: string;
   /** Each problem found, in words. */
@@ -26,7 +22,8 @@ export class WorkspaceTamperedError extends SnodoError {
         '`snodo task abandon <job> --force`.',
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'WorkspaceTamperedError';
+    SnodoError.mark(this, marker);
     this.worktreePath = options.worktreePath;
     this.problems = options.problems;
   }

@@ -1,8 +1,6 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'WorktreeDirtyError';
 const marker = 'snodo.error.WORKTREE_DIRTY';
-const symbol = Symbol.for(marker);
 
 /** How many changed paths the message lists before "and N more". */
 const listedPaths = 10;
@@ -12,9 +10,7 @@ const listedPaths = 10;
  * `--no-isolation` (the agent's commit would sweep the user's edits in), or a task worktree that
  * abandon/prune would delete. Lists the paths and what to type next.
  */
-export class WorktreeDirtyError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class WorktreeDirtyError extends SnodoError<'WORKTREE_DIRTY'> {
   /** The working tree that is dirty. */
   readonly worktreePath: string;
   /** Every changed path (staged, unstaged, untracked). */
@@ -42,7 +38,8 @@ export class WorktreeDirtyError extends SnodoError {
       message: `${options.worktreePath} has uncommitted changes: ${shown}${more}. ${next}`,
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'WorktreeDirtyError';
+    SnodoError.mark(this, marker);
     this.worktreePath = options.worktreePath;
     this.changedPaths = options.changedPaths;
   }

@@ -1,5 +1,6 @@
+export { isSameProcessAlive, processStartTimeMs } from '@snodo/foundation';
+export { JobNotFoundError } from '../errors.js';
 export { createJobId, isJobId } from './job-id.js';
-export { JobNotFoundError } from './job-not-found-error.js';
 export { type JobPaths, jobPaths, jobsDirectory, snodoDirectory } from './job-paths.js';
 export {
   type AttemptRecord,
@@ -23,5 +24,4 @@ export {
   readJobTask,
   updateJobState,
 } from './job-store.js';
-export { isSameProcessAlive, processStartTimeMs } from './process-identity.js';
 export { reconcileInterruptedJobs } from './reconcile-jobs.js';

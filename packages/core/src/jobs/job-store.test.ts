@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JobNotFoundError } from '../errors.js';
 import { isJobId } from './job-id.js';
-import { JobNotFoundError } from './job-not-found-error.js';
 import { createJob, listJobs, readJobState, readJobTask, updateJobState } from './job-store.js';
 import { reconcileInterruptedJobs } from './reconcile-jobs.js';
 

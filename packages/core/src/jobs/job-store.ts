@@ -1,12 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processStartTimeMs, withFileLock } from '@snodo/foundation';
+import { JobNotFoundError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { withFileLock } from '../fs/file-lock.js';
 import { createJobId, isJobId } from './job-id.js';
-import { JobNotFoundError } from './job-not-found-error.js';
 import { type JobPaths, jobPaths, jobsDirectory } from './job-paths.js';
 import { type JobState, type JobTask, jobStateSchema, jobTaskSchema } from './job-state.js';
-import { processStartTimeMs } from './process-identity.js';
 
 /** A job's id, paths and the state it was created with. */
 export interface CreatedJob {

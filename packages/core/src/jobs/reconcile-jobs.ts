@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { killTaggedProcesses } from '@snodo/coder-sdk';
+import { isSameProcessAlive } from '@snodo/foundation';
 import type { JobState } from './job-state.js';
 import { listJobs, updateJobState } from './job-store.js';
-import { isSameProcessAlive } from './process-identity.js';
 
 /**
  * Stops the coder of a job whose snodo process died (the coder runs in its own process group, so it does

@@ -11,9 +11,9 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { processStartTimeMs } from '@snodo/foundation';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { processStartTimeMs } from '../jobs/process-identity.js';
 
 /**
  * A landing in progress, written under the merge lock right before the base ref moves and removed once every

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { isSameProcessAlive } from '@snodo/foundation';
 import { findGitCommonDirectory } from '../git/repository-paths.js';
 import { resolveCommit } from '../git/rev-parse.js';
 import { advanceCheckout } from '../isolation/base-checkout.js';
 import { withRepositoryMergeLock } from '../isolation/repository-merge-lock.js';
-import { isSameProcessAlive } from '../jobs/process-identity.js';
 import {
   appendLandingLedger,
   type LandingJournal,

@@ -1,8 +1,6 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'ModelCoderMismatchError';
 const marker = 'snodo.error.MODEL_CODER_MISMATCH';
-const symbol = Symbol.for(marker);
 
 /** The running coder as the error describes it. */
 export interface MismatchedCoder {
@@ -19,9 +17,7 @@ export interface MismatchedCoder {
  * protocol mode's `coder`). A namespaced model sets that coder's own model, so running a different coder
  * would silently drop it. The message names both coders and the two ways out. Exit code 2.
  */
-export class ModelCoderMismatchError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class ModelCoderMismatchError extends SnodoError<'MODEL_CODER_MISMATCH'> {
   /** The `-m` value as given. */
   readonly model: string;
   /** The coder that was chosen. */
@@ -56,7 +52,8 @@ export class ModelCoderMismatchError extends SnodoError {
         `-m ${options.model} is a model for ${modelCoder.displayName} (coder ${modelCoder.id}), but ${chooser} ` +
         `selects ${coder.displayName} (coder ${coder.id}). Either ${firstFix}, or ${secondFix}.`,
     });
-    this.name = name;
+    this.name = 'ModelCoderMismatchError';
+    SnodoError.mark(this, marker);
     this.model = options.model;
     this.coderId = coder.id;
     this.modelCoderId = modelCoder.id;

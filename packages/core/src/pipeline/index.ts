@@ -1,8 +1,6 @@
-export { CoderContractViolationError } from './coder-contract-violation-error.js';
+export { CoderContractViolationError, ModeCannotChangeCodeError, ModeUnknownError } from '../errors.js';
 export { type CoderCredentialLookup, lookUpCoderCredentials } from './coder-credentials.js';
 export type { JobEnding } from './job-ending.js';
-export { ModeCannotChangeCodeError } from './mode-cannot-change-code-error.js';
-export { ModeUnknownError } from './mode-unknown-error.js';
 export { findMainCheckout, loadRunContext, type RunContext } from './run-context.js';
 export type { RunEvent, RunStage } from './run-event.js';
 export { type RunTaskHandle, runTask } from './run-task.js';

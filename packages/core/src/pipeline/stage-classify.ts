@@ -1,9 +1,8 @@
 import { generateStructured } from '@snodo/llm';
 import { z } from 'zod';
 import type { ProtocolMode } from '../protocol/index.js';
+import { ModeCannotChangeCodeError, ModeUnknownError } from '../errors.js';
 import type { JobRun } from './job-run.js';
-import { ModeCannotChangeCodeError } from './mode-cannot-change-code-error.js';
-import { ModeUnknownError } from './mode-unknown-error.js';
 
 /** The four flow types a task is labelled with, for reporting (SPEC §2 step 3). */
 export const FLOW_TYPES = ['feature', 'defect', 'debt', 'risk'] as const;

@@ -1,3 +1,4 @@
+import { processStartTimeMs } from '@snodo/foundation';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import {
@@ -19,10 +20,9 @@ import {
 } from '../git/index.js';
 import { assertWorkspaceIntact, importTaskBranch, readWorkspaceMarker } from '../isolation/index.js';
 import type { AttemptRecord } from '../jobs/index.js';
-import { processStartTimeMs } from '../jobs/process-identity.js';
+import { CoderContractViolationError } from '../errors.js';
 import { constraintsForMode, type ProtocolMode } from '../protocol/index.js';
 import { applyFileProposals } from '../workspace/index.js';
-import { CoderContractViolationError } from './coder-contract-violation-error.js';
 import type { JobContainment } from './job-containment.js';
 import { takeJobGuard } from './job-guard.js';
 import { JobRun } from './job-run.js';

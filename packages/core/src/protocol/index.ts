@@ -1,3 +1,4 @@
+export { ProtocolNotFoundError, ProtocolTemplateUnknownError } from '../errors.js';
 export { closestMatch, didYouMean, editDistance } from './closest-match.js';
 export { LEGACY_PROTOCOL_KEYS } from './legacy-usage.js';
 export { type LoadProtocolOptions, loadProtocol } from './load-protocol.js';
@@ -16,7 +17,6 @@ export {
 } from './protocol-execution-schema.js';
 export { ProtocolInvalidError, type ProtocolIssue } from './protocol-invalid-error.js';
 export { type ProtocolMode, protocolModeSchema } from './protocol-mode-schema.js';
-export { ProtocolNotFoundError } from './protocol-not-found-error.js';
 export { constraintsForMode, findMode, validatorsForMode } from './protocol-queries.js';
 export {
   type DisagreementPolicy,
@@ -26,7 +26,6 @@ export {
   protocolRoleSchema,
   protocolSchema,
 } from './protocol-schema.js';
-export { ProtocolTemplateUnknownError } from './protocol-template-unknown-error.js';
 export {
   DEFAULT_PROTOCOL_TEMPLATE,
   isProtocolTemplateName,

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProtocolNotFoundError } from '../errors.js';
 import { loadProtocol } from './load-protocol.js';
 import { ProtocolInvalidError } from './protocol-invalid-error.js';
-import { ProtocolNotFoundError } from './protocol-not-found-error.js';
 import { renderProtocolTemplate } from './protocol-templates.js';
 
 let directory: string;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { ProtocolNotFoundError } from '../errors.js';
 import { type LoadedProtocol, type ParseProtocolOptions, parseProtocol } from './parse-protocol.js';
 import { ProtocolInvalidError } from './protocol-invalid-error.js';
-import { ProtocolNotFoundError } from './protocol-not-found-error.js';
 
 /** Options of `loadProtocol`: those of `parseProtocol`; `fileName` defaults to the path as given. */
 export type LoadProtocolOptions = ParseProtocolOptions;

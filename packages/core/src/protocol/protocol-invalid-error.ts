@@ -1,21 +1,17 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 import { countSourceIssues, formatSourceIssues, type SourceIssue, sortSourceIssues } from './source-issue.js';
 
 /** One problem of a protocol file (the shape every snodo YAML file's issues share). */
 export type ProtocolIssue = SourceIssue;
 
-const name = 'ProtocolInvalidError';
 const marker = 'snodo.error.PROTOCOL_INVALID';
-const symbol = Symbol.for(marker);
 
 /**
  * The protocol file has syntax errors, schema errors or well-formedness violations. It carries every
  * problem found (warnings included), each with file, line and column, so `snodo run` and
  * `snodo protocol validate` can list them all at once (exit 2).
  */
-export class ProtocolInvalidError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class ProtocolInvalidError extends SnodoError<'PROTOCOL_INVALID'> {
   /** The file as the caller named it. */
   readonly file: string;
   /** Every problem, in reading order; at least one has severity `error`. */
@@ -30,7 +26,8 @@ export class ProtocolInvalidError extends SnodoError {
         'Fix the lines above, then check the file with `snodo protocol validate`.',
       cause: options.cause,
     });
-    this.name = name;
+    this.name = 'ProtocolInvalidError';
+    SnodoError.mark(this, marker);
     this.file = options.file;
     this.issues = issues;
   }

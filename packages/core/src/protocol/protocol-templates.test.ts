@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ProtocolTemplateUnknownError } from '../errors.js';
 import { parseProtocol } from './parse-protocol.js';
 import { findMode, validatorsForMode } from './protocol-queries.js';
-import { ProtocolTemplateUnknownError } from './protocol-template-unknown-error.js';
 import {
   DEFAULT_PROTOCOL_TEMPLATE,
   isProtocolTemplateName,

@@ -1,4 +1,4 @@
-import { ProtocolTemplateUnknownError } from './protocol-template-unknown-error.js';
+import { ProtocolTemplateUnknownError } from '../errors.js';
 import { intentTemplate } from './templates/intent-template.js';
 import { soloTemplate } from './templates/solo-template.js';
 import { teamTemplate } from './templates/team-template.js';

@@ -1,17 +1,13 @@
-import { SnodoError } from '@snodo/coder-sdk';
+import { SnodoError } from '@snodo/foundation';
 
-const name = 'SandboxUnavailableError';
 const marker = 'snodo.error.SANDBOX_UNAVAILABLE';
-const symbol = Symbol.for(marker);
 
 /**
  * `execution.sandbox: required` and the run cannot be sandboxed: bubblewrap is missing or cannot start
  * here, the run asked for `--no-isolation` (the user's own checkout cannot be contained), or the coder
  * starts processes outside snodo's sandbox. Refused before the coder runs; exit 3 (environment).
  */
-export class SandboxUnavailableError extends SnodoError {
-  private readonly [symbol] = true;
-
+export class SandboxUnavailableError extends SnodoError<'SANDBOX_UNAVAILABLE'> {
   /** Why there is no sandbox, in one sentence. */
   readonly reason: string;
   /** What to do about it. */
@@ -25,7 +21,8 @@ export class SandboxUnavailableError extends SnodoError {
     super('SANDBOX_UNAVAILABLE', {
       message: `This run needs a sandbox (${setting}) and cannot have one: ${options.reason}. ${options.fix}`,
     });
-    this.name = name;
+    this.name = 'SandboxUnavailableError';
+    SnodoError.mark(this, marker);
     this.reason = options.reason;
     this.fix = options.fix;
   }

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
+import { isSameProcessAlive } from '@snodo/foundation';
+import { JobActionRefusedError } from '../errors.js';
 import { workingTreeStatus } from '../git/index.js';
 import { removeTaskWorkspace, WorktreeDirtyError } from '../isolation/index.js';
 import { type JobState, readJobState } from '../jobs/index.js';
-import { isSameProcessAlive } from '../jobs/process-identity.js';
-import { JobActionRefusedError } from './job-action-refused-error.js';
 import { recordJobDecision } from './record-job-decision.js';
 import { openTaskScope, type TaskCommandOptions, type TaskScope } from './task-scope.js';
 

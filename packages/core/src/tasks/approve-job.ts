@@ -1,3 +1,4 @@
+import { JobActionRefusedError } from '../errors.js';
 import { readJobState } from '../jobs/index.js';
 import { finishJob } from '../pipeline/finish-job.js';
 import { prepareJobContainment } from '../pipeline/job-containment.js';
@@ -6,7 +7,6 @@ import { executeAndLand, land } from '../pipeline/run-task.js';
 import type { RunTaskResult } from '../pipeline/run-task-result.js';
 import { resolveCoder } from '../pipeline/stage-resolve.js';
 import { type ContinueJobOptions, recordedWorkspace, withExistingJobRun } from './existing-job-run.js';
-import { JobActionRefusedError } from './job-action-refused-error.js';
 import { openTaskScope } from './task-scope.js';
 
 /**

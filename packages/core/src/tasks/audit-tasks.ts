@@ -16,9 +16,9 @@ import {
   resetAuditTrail,
   signingKeyDirectory,
 } from '../audit-trail/index.js';
+import { JobActionRefusedError } from '../errors.js';
 import { readJobState } from '../jobs/index.js';
 import { SNODO_VERSION } from '../version.js';
-import { JobActionRefusedError } from './job-action-refused-error.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 
 export type { CheckpointSources, RepositoryAuditVerification } from '../audit-trail/index.js';

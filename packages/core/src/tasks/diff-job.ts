@@ -1,7 +1,7 @@
+import { JobActionRefusedError } from '../errors.js';
 import { type DiffNameStatusEntry, diffNameStatus, diffPatch, resolveCommit } from '../git/index.js';
 import { workspaceBranchTip } from '../isolation/index.js';
 import { readJobState } from '../jobs/index.js';
-import { JobActionRefusedError } from './job-action-refused-error.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 
 /** A job's change: the diff from its base commit to the tip of its task branch. */

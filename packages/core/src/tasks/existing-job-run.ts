@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processStartTimeMs } from '@snodo/foundation';
 import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { importTaskBranch, workspaceBranchTip } from '../isolation/index.js';
 import { type JobState, jobPaths, readJobState, readJobTask } from '../jobs/index.js';
-import { processStartTimeMs } from '../jobs/process-identity.js';
+
 import { JobRun } from '../pipeline/job-run.js';
 import { loadRunContext } from '../pipeline/run-context.js';
 import type { RunEvent } from '../pipeline/run-event.js';

@@ -1,3 +1,4 @@
+export { JobActionRefusedError } from '../errors.js';
 export { type AbandonResult, abandonJob } from './abandon-job.js';
 export { approveJob } from './approve-job.js';
 export {
@@ -10,7 +11,6 @@ export {
 } from './audit-tasks.js';
 export { diffJob, type JobDiff } from './diff-job.js';
 export { type ContinueJobOptions, recordedWorkspace } from './existing-job-run.js';
-export { JobActionRefusedError } from './job-action-refused-error.js';
 export { mergeJob } from './merge-job.js';
 export { type PruneJobResult, pruneJobs } from './prune-jobs.js';
 export { rejectJob } from './reject-job.js';

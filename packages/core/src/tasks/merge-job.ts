@@ -1,3 +1,4 @@
+import { JobActionRefusedError } from '../errors.js';
 import type { LandingStrategy } from '../isolation/index.js';
 import { readJobState } from '../jobs/index.js';
 import { finishJob } from '../pipeline/finish-job.js';
@@ -5,7 +6,6 @@ import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
 import { land } from '../pipeline/run-task.js';
 import type { RunTaskResult } from '../pipeline/run-task-result.js';
 import { type ContinueJobOptions, recordedWorkspace, withExistingJobRun } from './existing-job-run.js';
-import { JobActionRefusedError } from './job-action-refused-error.js';
 import { openTaskScope } from './task-scope.js';
 
 /** Outcomes whose gates passed but whose landing did not finish: `snodo task merge` lands them later. */

@@ -1,5 +1,5 @@
+import { isSameProcessAlive } from '@snodo/foundation';
 import { listJobs } from '../jobs/index.js';
-import { isSameProcessAlive } from '../jobs/process-identity.js';
 import { abandonJob } from './abandon-job.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 

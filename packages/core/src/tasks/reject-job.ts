@@ -1,5 +1,5 @@
+import { JobActionRefusedError } from '../errors.js';
 import { type JobState, readJobState } from '../jobs/index.js';
-import { JobActionRefusedError } from './job-action-refused-error.js';
 import { recordJobDecision } from './record-job-decision.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 

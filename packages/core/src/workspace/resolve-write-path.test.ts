@@ -10,9 +10,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ProposalPathRefusedError } from '@snodo/coder-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyFileProposals } from './apply-file-proposals.js';
-import { ProposalPathRefusedError } from './proposal-path-refused-error.js';
 import { resolveWritePath } from './resolve-write-path.js';
 
 let sandbox: string;

@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { ProposalPathRefusedError } from './proposal-path-refused-error.js';
+import { ProposalPathRefusedError } from '@snodo/coder-sdk';
 
 // Directories no proposal may write into, compared case-insensitively: macOS and Windows filesystems
 // treat `.SNODO` and `.snodo` as the same directory.

@@ -1,8 +1,6 @@
 import { LlmError } from './llm-error.js';
 
-const name = 'LlmCallFailedError';
 const marker = 'snodo.error.LLM_CALL_FAILED';
-const symbol = Symbol.for(marker);
 
 /** What the caller knows about a failed model call; every field lands on the error. */
 export interface LlmCallFailedDetails {
@@ -27,7 +25,7 @@ export interface LlmCallFailedDetails {
  * key. A judge that hits this has no verdict: the caller must treat it as a gate error (fail closed, halt
  * `validator_error`), never as a `warn`.
  */
-export class LlmCallFailedError extends LlmError {
+export class LlmCallFailedError extends LlmError<'LLM_CALL_FAILED'> {
   /** The provider name. */
   readonly provider: string;
   /** The provider's model id. */
@@ -46,8 +44,8 @@ export class LlmCallFailedError extends LlmError {
       message: `The call to ${model} failed${status}: ${details.reason}. ${nextStep(details)}`,
       cause: details.cause,
     });
-    this.name = name;
-    Object.defineProperty(this, symbol, { value: true });
+    this.name = 'LlmCallFailedError';
+    LlmError.mark(this, marker);
     this.provider = details.provider;
     this.modelId = details.modelId;
     this.statusCode = details.statusCode;

@@ -1,15 +1,13 @@
 import { LlmError } from './llm-error.js';
 
-const name = 'LlmCredentialsMissingError';
 const marker = 'snodo.error.LLM_CREDENTIALS_MISSING';
-const symbol = Symbol.for(marker);
 
 /**
  * A provider needs an API key and neither snodo's config (`providers.<name>.api_key`) nor the environment
  * has one. Thrown by `resolveModel` before any request is made, so a run fails before it starts. The
  * message names the environment variable(s) looked at and the `snodo config add` command.
  */
-export class LlmCredentialsMissingError extends LlmError {
+export class LlmCredentialsMissingError extends LlmError<'LLM_CREDENTIALS_MISSING'> {
   /** The provider name (`anthropic`). */
   readonly provider: string;
   /** The environment variables that were looked at, in order. */
@@ -29,8 +27,8 @@ export class LlmCredentialsMissingError extends LlmError {
         `No API key for provider "${provider}": ${variables} and config has no ` +
         `providers.${provider}.api_key. Add one with: snodo config add ${provider} <key>${exportHint}.`,
     });
-    this.name = name;
-    Object.defineProperty(this, symbol, { value: true });
+    this.name = 'LlmCredentialsMissingError';
+    LlmError.mark(this, marker);
     this.provider = provider;
     this.envVars = envVars;
   }

@@ -1,8 +1,6 @@
 import { LlmError } from './llm-error.js';
 
-const name = 'LlmModelStringInvalidError';
 const marker = 'snodo.error.LLM_MODEL_STRING_INVALID';
-const symbol = Symbol.for(marker);
 
 /** The forms a model string may take, quoted in every message about a bad one. */
 export const ACCEPTED_MODEL_STRING_FORMS =
@@ -14,7 +12,7 @@ export const ACCEPTED_MODEL_STRING_FORMS =
  * A model string could not be read: empty, a bare name snodo cannot route, or a `mock/` variant that does
  * not exist. Thrown by `parseModelString` and `resolveModel`; the CLI reports it as bad input (exit 2).
  */
-export class LlmModelStringInvalidError extends LlmError {
+export class LlmModelStringInvalidError extends LlmError<'LLM_MODEL_STRING_INVALID'> {
   /** The model string as the user wrote it. */
   readonly modelString: string;
 
@@ -25,8 +23,8 @@ export class LlmModelStringInvalidError extends LlmError {
         `Write it as ${ACCEPTED_MODEL_STRING_FORMS}, e.g. snodo run "…" -m anthropic/claude-sonnet-4-5.`,
       cause: options.cause,
     });
-    this.name = name;
-    Object.defineProperty(this, symbol, { value: true });
+    this.name = 'LlmModelStringInvalidError';
+    LlmError.mark(this, marker);
     this.modelString = options.modelString;
   }
 

@@ -1,16 +1,14 @@
+import type { InvalidOutputDetails } from '../errors.js';
 import type { LlmUsage } from '../llm-usage.js';
 import { LlmError } from './llm-error.js';
-import type { InvalidOutputDetails } from './llm-output-invalid-error.js';
 
-const name = 'VerdictInvalidError';
 const marker = 'snodo.error.VERDICT_INVALID';
-const symbol = Symbol.for(marker);
 
 /**
  * A judging model answered, but not with a valid verdict, even after the one repair attempt. The judge has
  * no verdict: the caller treats it as a gate error (fail closed, halt `validator_error`), never as a `warn`.
  */
-export class VerdictInvalidError extends LlmError {
+export class VerdictInvalidError extends LlmError<'VERDICT_INVALID'> {
   /** The canonical model string. */
   readonly model: string;
   /** The last answer, as text, kept as evidence for the gate record. */
@@ -28,8 +26,8 @@ export class VerdictInvalidError extends LlmError {
         '(-m, or llm.validator.model in config), or raise llm.validator.max_tokens if the answer was cut off.',
       cause: details.cause,
     });
-    this.name = name;
-    Object.defineProperty(this, symbol, { value: true });
+    this.name = 'VerdictInvalidError';
+    LlmError.mark(this, marker);
     this.model = details.model;
     this.text = details.text;
     this.problem = details.problem;
