@@ -2,6 +2,12 @@
 // again so a reader sees the whole surface in one place. A type two areas share is exported once, from
 // the area that owns it (the protocol owns Severity and DisagreementPolicy).
 
+export type {
+  AuditEventData,
+  AuditEventDataByType,
+  AuditEventType,
+  SnodoAuditEvent,
+} from './audit-trail/audit-event-vocabulary.js';
 export {
   AUDIT_CHECKPOINT_REF,
   type AuditAnchorCheck,
@@ -29,6 +35,7 @@ export {
   signingKeyDirectory,
   snapshotAuditAnchors,
 } from './audit-trail/index.js';
+export { type CoderStatus, checkCoder } from './coders/check-coder.js';
 export {
   type CoderModelMatch,
   type CoderNameSource,
@@ -340,7 +347,6 @@ export {
   CoderContractViolationError,
   type CoderCredentialLookup,
   ensureRuntimeExclusions,
-  executingModes,
   FLOW_TYPES,
   type FlowType,
   findMainCheckout,
@@ -363,6 +369,22 @@ export {
   UsageLedger,
   type UsageReport,
 } from './pipeline/index.js';
+export {
+  type ModeChoice,
+  type OpenProjectOptions,
+  openProject,
+  type Project,
+  type ProjectProtocol,
+  type ProjectRepository,
+  planTask,
+  resolveSelection,
+  type Selection,
+  type SelectionRequest,
+  type Sourced,
+  type TaskDecisions,
+  type TaskPlan,
+  type TaskRequest,
+} from './project/index.js';
 export {
   BUILT_IN_VALIDATOR_TYPES,
   checkWellFormedness,

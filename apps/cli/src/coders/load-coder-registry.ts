@@ -1,9 +1,8 @@
 import {
   type CoderRegistry,
-  ConfigStore,
-  createCoderRegistry,
-  createConfigCoderRegistrations,
-  findMainCheckout,
+  type ConfigStore,
+  openProject,
+  type Project,
   type SnodoConfig,
 } from '@snodo/core';
 import type { CliContext } from '../cli-context.js';
@@ -11,6 +10,8 @@ import { builtInCoders } from './built-in-coders.js';
 
 /** The registry and config a command outside a run works with. */
 export interface LoadedCoderRegistry {
+  /** The project core opened: the one place the registry and protocol are loaded. */
+  readonly project: Project;
   readonly registry: CoderRegistry;
   readonly config: SnodoConfig;
   /** The repository, when snodo was started inside one (package coders are looked up there first). */
@@ -20,30 +21,21 @@ export interface LoadedCoderRegistry {
 }
 
 /**
- * Builds the coder registry the way a run would (built-in coders plus those declared in config), but works
- * outside a repository too: `snodo coders` and `snodo doctor` are often the first commands someone types.
+ * Opens the project the way a run would (built-in coders plus those declared in config), but works outside
+ * a repository too: `snodo coders` and `snodo doctor` are often the first commands someone types.
  */
 export async function loadCoderRegistry(context: CliContext): Promise<LoadedCoderRegistry> {
-  const repositoryRoot = await findMainCheckout(context.cwd).then(
-    (found) => found.root,
-    () => undefined,
-  );
-  const store = ConfigStore.fromEnvironment({ env: context.env, homedir: context.homeDirectory });
-  const { config } = store.load();
-  const registry = createCoderRegistry({
-    registrations: [
-      ...builtInCoders.registrations,
-      ...createConfigCoderRegistrations({
-        coders: config.coders,
-        resolveFrom: [
-          ...(repositoryRoot === undefined ? [] : [repositoryRoot]),
-          ...(builtInCoders.packageSearchDirectories ?? []),
-        ],
-      }),
-    ],
-    defaultCoderId: builtInCoders.defaultCoderId,
-    mockCoderId: builtInCoders.mockCoderId,
-    settings: config.coders ?? {},
+  const project = await openProject({
+    cwd: context.cwd,
+    env: context.env,
+    homeDirectory: context.homeDirectory,
+    coders: builtInCoders,
   });
-  return { registry, config, repositoryRoot, store };
+  return {
+    project,
+    registry: project.registry,
+    config: project.config,
+    repositoryRoot: project.repository?.root,
+    store: project.configStore,
+  };
 }

@@ -9,7 +9,6 @@ export type { RunTaskResult } from './run-task-result.js';
 export { ensureRuntimeExclusions, RUNTIME_EXCLUSIONS } from './runtime-exclusions.js';
 export {
   type Classification,
-  executingModes,
   FLOW_TYPES,
   type FlowType,
   flowTypeFromKeywords,

@@ -1,4 +1,6 @@
 import type { CoderV1Usage } from '@snodo/coder-sdk';
+import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
+import type { AuditEventData, AuditEventType } from '../audit-trail/audit-event-vocabulary.js';
 import type { AuditTrail } from '../audit-trail/index.js';
 import type { EventChannel } from '../events/event-channel.js';
 import { type JobPaths, type JobState, updateJobState } from '../jobs/index.js';
@@ -36,8 +38,9 @@ export class JobRun {
     this.emit({ type: 'job-note', jobId: this.jobId, level, message });
   }
 
-  audit(type: string, data: Record<string, unknown>, actor?: string): Promise<unknown> {
-    return this.auditTrail.append(type, data, { job: this.jobId, ...(actor ? { actor } : {}) });
+  /** Appends one event of the vocabulary (`AuditEventDataByType`) to the job's audit trail. */
+  audit<T extends AuditEventType>(type: T, data: AuditEventData<T>, actor?: string): Promise<unknown> {
+    return appendAuditEvent(this.auditTrail, type, data, { job: this.jobId, ...(actor ? { actor } : {}) });
   }
 
   updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {

@@ -1,3 +1,4 @@
+import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import type { AuditTrail } from '../audit-trail/index.js';
 import { reconcileInterruptedJobs, updateJobState } from '../jobs/index.js';
 import { type RecoveredLanding, recoverInterruptedLandings } from '../landing/index.js';
@@ -37,7 +38,8 @@ export async function reconcileRepository(
   const landings = await recoverInterruptedLandings(context.repositoryRoot);
   for (const landing of landings) {
     await recordRecoveredLanding(context, landing);
-    await auditTrail.append(
+    await appendAuditEvent(
+      auditTrail,
       'landing-recover',
       {
         action: landing.action,
@@ -50,7 +52,8 @@ export async function reconcileRepository(
     );
   }
   for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot)) {
-    await auditTrail.append(
+    await appendAuditEvent(
+      auditTrail,
       'job-interrupt',
       { pid: interrupted.process.pid, previous_status: 'running' },
       { job: interrupted.jobId },

@@ -2,27 +2,26 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CoderPromptFinding } from '@snodo/coder-sdk';
 import { AuditTrail } from '../audit-trail/index.js';
-import { resolveCoderName } from '../coders/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { isRecoverable, loadDiffContext } from '../gates/index.js';
 import { createTaskWorkspace, type LandingStrategy, useCurrentCheckout } from '../isolation/index.js';
 import { createJob } from '../jobs/index.js';
 import { landingLedgerOffset } from '../landing/index.js';
-import { resolveModels } from '../models/index.js';
+import { openProject } from '../project/open-project.js';
+import { decideTask } from '../project/plan-task.js';
+import type { TaskDecisions } from '../project/task-plan.js';
 import type { ProtocolMode } from '../protocol/index.js';
-import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
 import { finishJob } from './finish-job.js';
 import { type JobContainment, prepareJobContainment } from './job-containment.js';
 import { endingFromDecision, endingFromError, type JobEnding } from './job-ending.js';
 import { JobRun } from './job-run.js';
-import { redactKnownSecrets } from './known-secrets.js';
 import { reconcileRepository } from './reconcile-repository.js';
-import { loadRunContext, type RunContext } from './run-context.js';
+import { requireRunContext } from './run-context.js';
 import type { RunEvent } from './run-event.js';
 import type { RunTaskOptions } from './run-task-options.js';
 import type { RunTaskResult } from './run-task-result.js';
 import { ensureRuntimeExclusions } from './runtime-exclusions.js';
-import { assertRunnableMode, classifyTask } from './stage-classify.js';
+import { classifyTask } from './stage-classify.js';
 import { executeAttempt } from './stage-execute.js';
 import { runGates } from './stage-gates.js';
 import { landJob } from './stage-land.js';
@@ -57,23 +56,6 @@ export function runTask(options: RunTaskOptions): RunTaskHandle {
   return { events: channel, result };
 }
 
-function classifierModel(context: RunContext, options: RunTaskOptions): string | undefined {
-  const selection = resolveCoderName({
-    registry: context.registry,
-    mock: options.mock ?? false,
-    coderFlag: options.coder,
-    model: options.model ?? context.config.model,
-  });
-  return resolveModels({
-    registry: context.registry,
-    coderRegistration: context.registry.registration(selection.coderId),
-    modelFlag: options.model,
-    coderFlag: options.coder,
-    mock: options.mock ?? false,
-    config: context.config,
-  }).classifier.model;
-}
-
 function findingsFrom(
   verdicts: readonly { gateId: string; severity: string; error: boolean; justification: string }[],
 ): CoderPromptFinding[] {
@@ -86,38 +68,14 @@ function findingsFrom(
     }));
 }
 
-/** Refuses, before a job exists, a run `execution.sandbox: required` forbids (SPEC §12; exit 3). */
-function assertSandboxAllowed(context: RunContext, options: RunTaskOptions): void {
-  const { setting, availability } = context.sandbox;
-  if (setting.mode !== 'required') return;
-  if (options.isolation === false) {
-    throw new SandboxUnavailableError({
-      reason: '--no-isolation runs in your own checkout, which cannot be contained',
-      fix: 'Run without --no-isolation.',
-      source: setting.modeSource,
-    });
-  }
-  if (availability.kind === 'none') {
-    throw new SandboxUnavailableError({
-      reason: availability.reason,
-      fix: availability.fix,
-      source: setting.modeSource,
-    });
-  }
-}
-
 async function orchestrate(
   requested: RunTaskOptions,
   channel: EventChannel<RunEvent>,
 ): Promise<RunTaskResult> {
-  const context = await loadRunContext(requested);
-  // A provider key pasted into the task never reaches the audit log, a commit subject or a branch name.
-  const options = { ...requested, task: redactKnownSecrets(requested.task, context.knownSecrets) };
-  // Bad input is refused before a job exists: resolving the classifier's model already fails on an unknown
-  // --coder or a model namespaced for another coder; an unknown --mode is checked here.
-  const classifierModelName = classifierModel(context, options);
-  assertRunnableMode(context.protocol.modes, options.mode);
-  assertSandboxAllowed(context, options);
+  const context = requireRunContext(await openProject(requested));
+  // Every bad input is refused here, before a job exists (SPEC §2); the plan also masks secrets in the task.
+  const plan = decideTask(context, requested);
+  const options = { ...requested, task: plan.task };
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,
@@ -176,7 +134,7 @@ async function orchestrate(
     let workspace: RunWorkspace | undefined;
     let ending: JobEnding;
     try {
-      ending = await governedRun(run, classifierModelName, (created) => {
+      ending = await governedRun(run, plan, (created) => {
         workspace = created;
       });
     } catch (error) {
@@ -190,13 +148,15 @@ async function orchestrate(
 
 async function governedRun(
   run: JobRun,
-  classifierModelName: string | undefined,
+  plan: TaskDecisions,
   onWorkspace: (workspace: RunWorkspace) => void,
 ): Promise<JobEnding> {
   const { context, options } = run;
   const { protocol } = context;
 
-  const classification = await run.stage('classify', () => classifyTask(run, classifierModelName));
+  const classification = await run.stage('classify', () =>
+    classifyTask(run, plan.mode, plan.classifierModel),
+  );
   const mode: ProtocolMode = classification.mode;
   await run.audit('task-classify', {
     mode: mode.mode_id,

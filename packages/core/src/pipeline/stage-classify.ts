@@ -1,7 +1,7 @@
 import { generateStructured } from '@snodo/llm';
 import { z } from 'zod';
+import type { ModeChoice } from '../project/choose-mode.js';
 import type { ProtocolMode } from '../protocol/index.js';
-import { ModeCannotChangeCodeError, ModeUnknownError } from '../errors.js';
 import type { JobRun } from './job-run.js';
 
 /** The four flow types a task is labelled with, for reporting (SPEC §2 step 3). */
@@ -17,34 +17,6 @@ export interface Classification {
   readonly reason?: string;
 }
 
-// Logical tools through which a mode changes code; a mode without any of them cannot execute a task.
-const EXECUTING_TOOLS = new Set(['edit', 'dispatch']);
-
-/** Modes that can carry a task out (they hold an editing tool); routing chooses among these. */
-export function executingModes(modes: readonly ProtocolMode[]): ProtocolMode[] {
-  return modes.filter((mode) => mode.tools.some((tool) => EXECUTING_TOOLS.has(tool)));
-}
-
-/**
- * Refuses, before a job exists, a run that could only end with a coder in a mode that cannot change code:
- * `--mode` naming such a mode (a `reviewer`), or a protocol in which no mode can. Unknown modes are
- * `ModeUnknownError`.
- */
-export function assertRunnableMode(modes: readonly ProtocolMode[], requested: string | undefined): void {
-  const executing = executingModes(modes).map((mode) => mode.mode_id);
-  if (requested === undefined) {
-    if (executing.length === 0) throw new ModeCannotChangeCodeError({ executing });
-    return;
-  }
-  const mode = modes.find((candidate) => candidate.mode_id === requested);
-  if (mode === undefined) {
-    throw new ModeUnknownError({ mode: requested, available: modes.map((candidate) => candidate.mode_id) });
-  }
-  if (!executing.includes(mode.mode_id)) {
-    throw new ModeCannotChangeCodeError({ mode: mode.mode_id, tools: mode.tools, executing });
-  }
-}
-
 /** A cheap, deterministic flow-type label used when no model is asked. */
 export function flowTypeFromKeywords(task: string): FlowType {
   const text = task.toLowerCase();
@@ -57,41 +29,26 @@ export function flowTypeFromKeywords(task: string): FlowType {
 }
 
 /**
- * Chooses the mode (SPEC §2 step 3): `--mode` wins; with one mode able to execute, that mode, with no
- * model call; with several, the classifier model picks one. A classifier that fails falls back to the
- * protocol's initial mode with a warning, never silently: the choice and its source are audited.
+ * Settles the mode (SPEC §2 step 3) from the plan's choice: `--mode` or a single executing mode is final,
+ * with no model call; with several, the classifier model picks one. A classifier that fails falls back to
+ * the plan's mode with a warning, never silently: the choice and its source are audited.
  */
 export async function classifyTask(
   run: JobRun,
+  choice: ModeChoice,
   classifierModel: string | undefined,
 ): Promise<Classification> {
-  const { protocol } = run.context;
   const task = run.options.task;
-  if (run.options.mode !== undefined) {
-    const mode = protocol.modes.find((candidate) => candidate.mode_id === run.options.mode);
-    if (!mode) {
-      throw new ModeUnknownError({
-        mode: run.options.mode,
-        available: protocol.modes.map((candidate) => candidate.mode_id),
-      });
-    }
-    return { mode, modeSource: 'flag', flowType: flowTypeFromKeywords(task), flowTypeSource: 'keywords' };
-  }
-  const candidates = executingModes(protocol.modes);
-  // The fallback must be able to run the task too: the initial mode when it can change code, else the
-  // first mode that can (a protocol may start in a planning mode).
-  const declared = protocol.modes.find((mode) => mode.mode_id === protocol.initial_mode);
-  const initial =
-    candidates.find((mode) => mode === declared) ?? candidates[0] ?? declared ?? protocol.modes[0];
-  if (!initial) throw new ModeUnknownError({ mode: protocol.initial_mode, available: [] });
-  if (candidates.length <= 1) {
+  if (choice.source !== 'classifier') {
     return {
-      mode: candidates[0] ?? initial,
-      modeSource: candidates.length === 1 ? 'single-mode' : 'initial-mode',
+      mode: choice.mode,
+      modeSource: choice.source,
       flowType: flowTypeFromKeywords(task),
       flowTypeSource: 'keywords',
     };
   }
+  const candidates = choice.candidates;
+  const initial = choice.mode;
   if (classifierModel === undefined) {
     run.note('warn', `No classifier model is configured; running in the initial mode '${initial.mode_id}'.`);
     return {

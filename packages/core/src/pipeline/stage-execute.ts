@@ -1,4 +1,3 @@
-import { processStartTimeMs } from '@snodo/foundation';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import {
@@ -10,6 +9,8 @@ import {
   SnodoMutationError,
   WorktreeNotCleanError,
 } from '@snodo/coder-sdk';
+import { processStartTimeMs } from '@snodo/foundation';
+import { CoderContractViolationError } from '../errors.js';
 import {
   commitWithMessage,
   diffNameStatus,
@@ -20,7 +21,6 @@ import {
 } from '../git/index.js';
 import { assertWorkspaceIntact, importTaskBranch, readWorkspaceMarker } from '../isolation/index.js';
 import type { AttemptRecord } from '../jobs/index.js';
-import { CoderContractViolationError } from '../errors.js';
 import { constraintsForMode, type ProtocolMode } from '../protocol/index.js';
 import { applyFileProposals } from '../workspace/index.js';
 import type { JobContainment } from './job-containment.js';
@@ -172,10 +172,7 @@ export async function executeAttempt(
   const instructions = buildInstructions(guidance);
   writeFileSync(run.paths.instructions, instructions);
   const headBefore = await revParse(workspace, 'HEAD');
-  const settingsTimeout = coder.coderConfig.timeout_seconds;
-  const timeoutSeconds =
-    run.options.timeoutSeconds ??
-    (typeof settingsTimeout === 'number' ? settingsTimeout : protocol.execution.coder_timeout_seconds);
+  const timeoutSeconds = coder.timeout.value;
 
   // The coder's process group is written to state.json as soon as it is reported; awaited before clearing.
   let recordingProcess: Promise<unknown> | undefined;

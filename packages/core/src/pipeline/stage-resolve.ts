@@ -4,8 +4,10 @@ import {
   type CoderAdapterV1,
   type CoderV1Availability,
 } from '@snodo/coder-sdk';
-import { type CoderRegistration, type ResolvedCoderName, resolveCoderName } from '../coders/index.js';
-import { type ResolvedModels, resolveModels } from '../models/index.js';
+import type { CoderRegistration, ResolvedCoderName } from '../coders/index.js';
+import type { ResolvedModels } from '../models/index.js';
+import { resolveCoderTimeout, type Sourced } from '../project/coder-timeout.js';
+import { resolveSelection } from '../project/resolve-selection.js';
 import type { ProtocolMode } from '../protocol/index.js';
 import { lookUpCoderCredentials, lookUpModelCredentials } from './coder-credentials.js';
 import type { RunContext } from './run-context.js';
@@ -23,6 +25,8 @@ export interface ResolvedCoder {
   readonly availability: CoderV1Availability;
   /** `coders.<id>` from config under the mode's `coder_config` (the request's `coderConfig`). */
   readonly coderConfig: Readonly<Record<string, unknown>>;
+  /** The limit per attempt in seconds and its source (`flag`, `protocol:coder_config…`, `config:…`). */
+  readonly timeout: Sourced<number>;
   /** Secret values injected into the coder's environment, to mask in the audit log and transcripts. */
   readonly secrets: readonly string[];
 }
@@ -36,26 +40,15 @@ export async function resolveCoder(
   options: RunTaskOptions,
   mode: ProtocolMode | undefined,
 ): Promise<ResolvedCoder> {
-  const model = options.model ?? context.config.model;
-  const selection = resolveCoderName({
-    registry: context.registry,
-    mock: options.mock ?? false,
-    coderFlag: options.coder,
-    modeCoder: mode?.coder,
-    modeId: mode?.mode_id,
-    model,
-  });
-  const registration = context.registry.registration(selection.coderId);
-  const models = resolveModels({
-    registry: context.registry,
-    coderRegistration: registration,
-    modelFlag: options.model,
-    coderFlag: options.coder,
-    modeCoder: mode?.coder,
-    modeId: mode?.mode_id,
-    mock: options.mock ?? false,
-    config: context.config,
-    modeCoderConfig: mode?.coder_config,
+  const {
+    coder: selection,
+    registration,
+    models,
+  } = resolveSelection(context, {
+    coder: options.coder,
+    model: options.model,
+    mock: options.mock,
+    mode,
   });
   const adapter = await context.registry.get(selection.coderId);
   const settings = context.config.coders?.[adapter.id] ?? {};
@@ -98,6 +91,13 @@ export async function resolveCoder(
     credentialSource: credentials.source,
     availability,
     coderConfig,
+    timeout: resolveCoderTimeout({
+      flag: options.timeoutSeconds,
+      coderId: adapter.id,
+      mode,
+      config: context.config,
+      protocol: context.protocol,
+    }),
     secrets: [...Object.values(credentials.variables), ...Object.values(extra)].filter(
       (value) => value.length >= 8,
     ),

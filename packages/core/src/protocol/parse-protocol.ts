@@ -25,6 +25,8 @@ export interface LoadedProtocol {
   readonly protocol: Protocol;
   /** Problems that did not fail the load (unknown keys, legacy keys, a small quorum…), in reading order. */
   readonly warnings: readonly SourceIssue[];
+  /** Whether the text sets `execution.merge_strategy` (rather than taking the default). */
+  readonly declaresMergeStrategy: boolean;
 }
 
 /**
@@ -74,5 +76,7 @@ export function parseProtocol(text: string, options: ParseProtocolOptions = {}):
   return {
     protocol: parsed.data,
     warnings: sortSourceIssues(issues.filter((issue) => issue.severity === 'warning')),
+    declaresMergeStrategy:
+      (raw as { execution?: { merge_strategy?: unknown } }).execution?.merge_strategy !== undefined,
   };
 }

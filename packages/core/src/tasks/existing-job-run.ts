@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { processStartTimeMs } from '@snodo/foundation';
+import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { importTaskBranch, workspaceBranchTip } from '../isolation/index.js';
 import { type JobState, jobPaths, readJobState, readJobTask } from '../jobs/index.js';
-
 import { JobRun } from '../pipeline/job-run.js';
 import { loadRunContext } from '../pipeline/run-context.js';
 import type { RunEvent } from '../pipeline/run-event.js';
@@ -64,7 +64,8 @@ async function importKeptWorkspace(
     expectedCommit: tip,
   });
   if (!imported.moved) return;
-  await auditTrail.append(
+  await appendAuditEvent(
+    auditTrail,
     'workspace-import',
     { branch: isolation.branch, commit: imported.commit, previous_commit: imported.previousCommit ?? null },
     { job: state.jobId, actor },

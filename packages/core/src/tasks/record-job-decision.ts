@@ -1,3 +1,5 @@
+import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
+import type { AuditEventData } from '../audit-trail/audit-event-vocabulary.js';
 import { AuditTrail } from '../audit-trail/index.js';
 import type { JobState } from '../jobs/index.js';
 import { updateJobState } from '../jobs/index.js';
@@ -7,12 +9,12 @@ import type { TaskScope } from './task-scope.js';
  * Audits a human decision on a job and applies it to `state.json`, with a fresh signed checkpoint, for the
  * actions that end a job without running the pipeline again (reject, abandon).
  */
-export async function recordJobDecision(
+export async function recordJobDecision<T extends 'job-reject' | 'job-abandon'>(
   scope: TaskScope,
   options: {
     jobId: string;
-    type: string;
-    data: Record<string, unknown>;
+    type: T;
+    data: AuditEventData<T>;
     mutate: (state: JobState) => JobState;
   },
 ): Promise<JobState> {
@@ -25,7 +27,7 @@ export async function recordJobDecision(
     remote: scope.config.audit?.remote,
   });
   try {
-    await trail.append(options.type, options.data, { job: options.jobId, actor: scope.actor });
+    await appendAuditEvent(trail, options.type, options.data, { job: options.jobId, actor: scope.actor });
     await updateJobState(scope.repositoryRoot, options.jobId, options.mutate);
     await trail.sync();
     const { trailer } = await trail.checkpoint();

@@ -15,11 +15,9 @@ export interface CodersFlags {
 export async function listCoderStatuses(
   context: CliContext,
 ): Promise<{ coders: CoderStatus[]; sandbox: SandboxStatus }> {
-  const { registry, config } = await loadCoderRegistry(context);
+  const { project, registry, config } = await loadCoderRegistry(context);
   const [coders, sandbox] = await Promise.all([
-    Promise.all(
-      registry.list().map((registration) => checkCoder(registry, registration.id, config, context.env)),
-    ),
+    Promise.all(registry.list().map((registration) => checkCoder(project, registration.id))),
     sandboxStatus(config, context.env),
   ]);
   return { coders, sandbox };

@@ -3,10 +3,9 @@ import { join, relative } from 'node:path';
 import { loadSigningKey, SIGNING_KEY_FILE } from '@snodo/audit';
 import { gitVersion } from '@snodo/coder-sdk';
 import {
-  BUILT_IN_PREDICATE_NAMES,
   currentBranch,
   detectProviderKeys,
-  loadProtocol,
+  type ProjectProtocol,
   type Protocol,
   resolveSandboxSetting,
   type SnodoConfig,
@@ -57,7 +56,7 @@ async function checkGit(context: CliContext): Promise<DoctorCheck> {
 async function checkRepository(
   context: CliContext,
   repositoryRoot: string | undefined,
-  registeredCoders: readonly string[],
+  projectProtocol: ProjectProtocol,
 ): Promise<{ checks: DoctorCheck[]; protocol: Protocol | undefined }> {
   if (repositoryRoot === undefined) {
     return {
@@ -100,12 +99,8 @@ async function checkRepository(
     });
     return { checks, protocol: undefined };
   }
-  try {
-    const loaded = await loadProtocol(path, {
-      fileName: shown,
-      registeredCoders,
-      knownPredicates: [...BUILT_IN_PREDICATE_NAMES],
-    });
+  if (projectProtocol.state === 'loaded') {
+    const loaded = projectProtocol;
     const warnings = loaded.warnings.length;
     checks.push({
       name: 'protocol',
@@ -114,15 +109,15 @@ async function checkRepository(
       ...(warnings === 0 ? {} : { fix: 'snodo protocol validate' }),
     });
     return { checks, protocol: loaded.protocol };
-  } catch (error) {
-    checks.push({
-      name: 'protocol',
-      status: 'fail',
-      detail: `${shown} does not load: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`,
-      fix: 'snodo protocol validate',
-    });
-    return { checks, protocol: undefined };
   }
+  const { error } = projectProtocol;
+  checks.push({
+    name: 'protocol',
+    status: 'fail',
+    detail: `${shown} does not load: ${error.message.split('\n')[0] ?? ''}`,
+    fix: 'snodo protocol validate',
+  });
+  return { checks, protocol: undefined };
 }
 
 function checkSigningKey(snodoHome: string): DoctorCheck {
@@ -239,7 +234,7 @@ export async function doctorAction(context: CliContext, flags: DoctorFlags): Pro
       ...(view.warnings.length === 0 ? {} : { fix: 'snodo config show' }),
     });
     const ids = registry.list().map((registration) => registration.id);
-    const repository = await checkRepository(context, repositoryRoot, ids);
+    const repository = await checkRepository(context, repositoryRoot, loaded.project.protocol);
     checks.push(...repository.checks);
     checks.push(checkSigningKey(store.home));
     checks.push(await checkSandbox(context, config, repository.protocol));
@@ -247,7 +242,7 @@ export async function doctorAction(context: CliContext, flags: DoctorFlags): Pro
       registry.defaultCoderId,
       ...(repository.protocol?.modes ?? []).flatMap((mode) => (mode.coder === undefined ? [] : [mode.coder])),
     ]);
-    const statuses = await Promise.all(ids.map((id) => checkCoder(registry, id, config, context.env)));
+    const statuses = await Promise.all(ids.map((id) => checkCoder(loaded.project, id)));
     for (const status of statuses) {
       const role = status.isDefault
         ? 'default'

@@ -1,4 +1,4 @@
-import { loadRunContext } from '@snodo/core';
+import { openProject, planTask } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { builtInCoders } from '../../coders/built-in-coders.js';
 import { EXIT_CODES } from '../../exit-codes.js';
@@ -10,7 +10,7 @@ import {
   describeModeSource,
 } from '../../output/describe-source.js';
 import { formatTable } from '../../output/table.js';
-import { type DryRunPlan, planDryRun } from './dry-run-plan.js';
+import { type DryRunPlan, toDryRunPlan } from './dry-run-plan.js';
 import type { RunFlags } from './run-action.js';
 
 /** The plan as the lines a user reads. */
@@ -80,19 +80,31 @@ export function formatDryRun(plan: DryRunPlan, dim: (text: string) => string): s
   return `${lines.join('\n')}\n`;
 }
 /**
- * `snodo run --dry-run`: loads config and protocol and resolves every choice the run would make, printing
- * each with its source. Creates no job, worktree, branch or audit event. Exit 0 when the coder is ready,
+ * `snodo run --dry-run`: prints the plan core computes for the run (`planTask`), each choice with its
+ * source. Creates no job, worktree, branch or audit event. Exit 0 when the coder is ready,
  * 3 when it is not (the run would fail there too).
  */
 export async function dryRunAction(context: CliContext, task: string, flags: RunFlags): Promise<number> {
-  const runContext = await loadRunContext({
+  const project = await openProject({
     cwd: context.cwd,
     env: context.env,
     homeDirectory: context.homeDirectory,
     coders: builtInCoders,
     strict: flags.strict === true,
   });
-  const plan = await planDryRun(runContext, task, flags);
+  const plan = toDryRunPlan(
+    await planTask(project, {
+      task,
+      coder: flags.coder,
+      model: flags.model,
+      mock: flags.mock === true,
+      mode: flags.mode,
+      isolation: flags.isolation,
+      base: flags.base,
+      mergeStrategy: flags.merge,
+      timeoutSeconds: flags.timeout,
+    }),
+  );
   if (flags.json === true) context.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
   else context.stdout.write(formatDryRun(plan, context.out.dim));
   return plan.coderStatus.ready ? EXIT_CODES.done : EXIT_CODES.failure;

@@ -1,0 +1,188 @@
+// The vocabulary of the audit log: every event type core appends, with the shape of its data. A new event,
+// or a renamed field, is a change here first; the type checker then finds every place that writes it.
+// Field names are snake_case: they are the log's on-disk format, read by `snodo audit show` and by auditors.
+
+type Maybe<T> = T | undefined;
+type Data = Readonly<Record<string, unknown>>;
+type Usage = Data | null;
+
+/** What a landing recorded (`merge-end` when the change landed or the branch was kept, else `job-retain`). */
+type LandingData = {
+  readonly strategy: string;
+  readonly base_ref: string;
+  readonly foreign_commits: Maybe<readonly string[]>;
+  readonly outcome: string;
+  readonly merge_commit: Maybe<string>;
+  readonly previous_base_commit: Maybe<string>;
+  readonly fast_forward: Maybe<boolean>;
+  readonly conflicted_files: Maybe<readonly string[]>;
+  readonly overlapping_paths: Maybe<readonly string[]>;
+};
+
+/** Every event type core appends to a repository's audit log, and its data. */
+export interface AuditEventDataByType {
+  /** A job was created: the task (secrets masked), who asked, the protocol it runs under, the request. */
+  'job-start': {
+    readonly task: string;
+    readonly actor: string;
+    readonly protocol_id: string;
+    readonly protocol_sha256: string;
+    readonly options: Data;
+  };
+  /** The mode and flow type chosen, each with its source (SPEC §2 step 3). */
+  'task-classify': {
+    readonly mode: string;
+    readonly mode_source: string;
+    readonly flow_type: string;
+    readonly flow_type_source: string;
+    readonly reason: Maybe<string>;
+  };
+  /** The coder and the model of every role, with their sources (SPEC §4.3, §4.4). */
+  'coder-resolve': {
+    readonly coder: string;
+    readonly source: string;
+    readonly kind: string;
+    readonly version: Maybe<string>;
+    readonly credentials: string;
+    readonly models: { readonly judging: Data; readonly classifier: Data; readonly coder: Data };
+  };
+  /** The job's workspace and sandbox (or `none` with the reason). */
+  'workspace-create': {
+    readonly isolated: boolean;
+    readonly worktree: string;
+    readonly branch: string;
+    readonly base_ref: string;
+    readonly base_commit: string;
+    readonly base_source: string;
+    readonly sandbox: string;
+    readonly sandbox_reason: Maybe<string>;
+    readonly sandbox_gate_network: Maybe<boolean>;
+  };
+  /** A kept workspace's branch was imported before a human action continued the job. */
+  'workspace-import': {
+    readonly branch: string;
+    readonly commit: string;
+    readonly previous_commit: string | null;
+  };
+  /** One coder attempt starts. */
+  'coder-start': {
+    readonly attempt: number;
+    readonly coder: string;
+    readonly kind: string;
+    readonly model: Maybe<string>;
+    readonly timeout_seconds: number;
+    readonly prompt_sha256: string;
+    readonly base_commit: string;
+  };
+  /** One coder attempt ended and passed core's re-checks. */
+  'coder-end': {
+    readonly attempt: number;
+    readonly status: 'changed' | 'no-changes';
+    readonly commit: Maybe<string>;
+    readonly files: readonly string[];
+    readonly diff_sha256: Maybe<string>;
+    readonly cli_version: Maybe<string>;
+    readonly argv: Maybe<readonly string[]>;
+    readonly exit_code: Maybe<number>;
+    readonly duration_ms: number;
+    readonly usage: Usage;
+  };
+  /** One gate's verdict. */
+  'gate-verdict': {
+    readonly phase: string;
+    readonly attempt: number;
+    readonly gate_id: string;
+    readonly gate_type: string;
+    readonly kind: string;
+    readonly severity: string;
+    readonly error: boolean;
+    readonly original_severity: Maybe<string>;
+    readonly justification: string;
+    readonly findings: readonly Data[];
+    readonly model: Maybe<string>;
+    readonly duration_ms: number;
+    readonly usage: Usage;
+  };
+  /** The disagreement policy's decision over one phase's verdicts. */
+  'policy-decide': {
+    readonly phase: string;
+    readonly attempt: number;
+    readonly policy: string;
+    readonly action: string;
+    readonly halt_reason: Maybe<string>;
+    readonly counts: Data;
+    readonly constraint_counts: Data;
+    readonly justification: string;
+  };
+  /** The coder is asked again, with the findings of the attempt before. */
+  'fix-request': { readonly attempt: number; readonly findings: readonly Data[] };
+  /** Landing starts. */
+  'merge-start': {
+    readonly strategy: string;
+    readonly base_ref: string;
+    readonly base_commit: string;
+    readonly branch: string;
+  };
+  /** The change landed (or, under `none`, the branch was kept); `in-place` for `--no-isolation`. */
+  'merge-end':
+    | LandingData
+    | { readonly strategy: 'in-place'; readonly outcome: 'merged'; readonly branch: string };
+  /** The change did not land and the branch is kept: a conflict, a moved base, a refusal. */
+  'job-retain': LandingData;
+  /** The repository guard found tampering outside the workspace. */
+  'repository-tamper': { readonly during: string; readonly findings: readonly Data[] };
+  /** The job ended. */
+  'job-end': {
+    readonly status: string;
+    readonly outcome: string;
+    readonly error_code: Maybe<string>;
+    readonly duration_ms: number;
+    readonly attempts: number;
+    readonly merge_commit: Maybe<string>;
+    readonly kept: boolean;
+  };
+  /** A human approved an escalated job (`snodo task approve`). */
+  'job-approve': {
+    readonly by: string;
+    readonly at: string;
+    readonly reason: Maybe<string>;
+    readonly outcome: string;
+  };
+  /** A human merged a kept branch (`snodo task merge`). */
+  'job-merge': { readonly by: string; readonly at: string; readonly previous_outcome: Maybe<string> };
+  /** A human rejected a halted job (`snodo task reject`). */
+  'job-reject': {
+    readonly by: string;
+    readonly at: string;
+    readonly reason: string;
+    readonly outcome: Maybe<string>;
+  };
+  /** A human abandoned a job and its workspace (`snodo task abandon`). */
+  'job-abandon': {
+    readonly by: string;
+    readonly at: string;
+    readonly worktree_removed: boolean;
+    readonly branch_deleted: boolean;
+  };
+  /** A landing interrupted by a crash was finished or rolled back at the next start. */
+  'landing-recover': {
+    readonly action: string;
+    readonly base_ref: string;
+    readonly previous_base_commit: string;
+    readonly merge_commit: string;
+    readonly updated_checkouts: readonly string[];
+  };
+  /** A job left `running` by a process that is gone was marked `interrupted`. */
+  'job-interrupt': { readonly pid: number; readonly previous_status: 'running' };
+}
+
+/** The type of an event core appends (`job-start`, `gate-verdict`, `repository-tamper`…). */
+export type AuditEventType = keyof AuditEventDataByType;
+
+/** The data of one event type. */
+export type AuditEventData<T extends AuditEventType> = AuditEventDataByType[T];
+
+/** One event core appends: its type and its data, as one union. */
+export type SnodoAuditEvent = {
+  [T in AuditEventType]: { readonly type: T; readonly data: AuditEventData<T> };
+}[AuditEventType];
