@@ -1,25 +1,15 @@
 import {
   CoderFailedError,
   type CoderV1Credentials,
-  type CoderV1Request,
-  type InPlaceExecution,
-  type InPlaceExecutionContext,
   SubprocessCoderAdapter,
   type SubprocessCoderAdapterSettings,
   type SubprocessOutput,
   type SubprocessParsedOutput,
-  type SubprocessPreparation,
+  type SubprocessRun,
   type SupportedVersionRange,
-  stripModelPrefix,
 } from '@snodo/coder-sdk';
 import { buildAgyArgv } from './agy-argv.js';
-import {
-  type AgyEnvelope,
-  agyConversationId,
-  agyErrorMessage,
-  agyUsage,
-  parseAgyEnvelope,
-} from './agy-output.js';
+import { agyConversationId, agyErrorMessage, agyUsage, parseAgyEnvelope } from './agy-output.js';
 import { AGY_SUPPORTED_VERSIONS } from './version.js';
 
 /**
@@ -30,9 +20,9 @@ export type AgyCoderSettings = SubprocessCoderAdapterSettings;
 
 /**
  * Variables that would point agy elsewhere if a user's `coders.agy.env` let them through: another endpoint
- * (`*_BASE_URL`, which agy reportedly honours for its Gemini backend).
+ * (`*_BASE_URL`, which agy reportedly honours for its Gemini backend). The SDK removes them.
  */
-const droppedVariable = /^.*_BASE_URL$/;
+const droppedVariables = /^.*_BASE_URL$/;
 
 /**
  * Where snodo's instructions go: agy loads the Markdown files in a workspace's `.agents/rules/` as project
@@ -66,21 +56,28 @@ export class AgyCoder extends SubprocessCoderAdapter {
   };
   override readonly supportedVersions: SupportedVersionRange = AGY_SUPPORTED_VERSIONS;
   override readonly supportsUsage = true;
+  override readonly droppedVariables = droppedVariables;
+  /**
+   * NOTE: with --output-format=json agy prints nothing until its envelope, so silence is normal; the
+   * wall-clock limit is the only one that applies.
+   */
+  override readonly quietUntilDone = true;
 
   declare protected readonly settings: AgyCoderSettings;
-  private printTimeoutSeconds: number | undefined;
 
   constructor(settings: AgyCoderSettings = {}) {
     super({ instructionsFileName: AGY_INSTRUCTIONS_FILE_NAME, ...settings });
   }
 
-  buildArgv(prompt: string, workspace: string, model: string | undefined): string[] {
+  /** agy's own print timeout is the run's wall-clock limit plus a minute, so snodo's limit fires first. */
+  buildArgv(prompt: string, workspace: string, model: string | undefined, run?: SubprocessRun): string[] {
     return buildAgyArgv({
       binary: this.binary,
       prompt,
       workspace,
       model,
-      printTimeoutSeconds: this.printTimeoutSeconds ?? defaultPrintTimeoutSeconds,
+      printTimeoutSeconds:
+        run === undefined ? defaultPrintTimeoutSeconds : Math.ceil(run.request.timeoutMs / 1000) + 60,
     });
   }
 
@@ -97,73 +94,40 @@ export class AgyCoder extends SubprocessCoderAdapter {
    * `CODER_FAILED`. After a successful one, a missing envelope, or one whose status is not `SUCCESS`, is
    * `CODER_FAILED` too: without it snodo cannot tell what agy did.
    */
-  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
     const envelope = parseAgyEnvelope(output.stdout);
-    const stderrTail = output.stderr.slice(-4096);
+    const who = { coderId: this.id, displayName: this.displayName, stderrTail: output.stderr.slice(-4096) };
     if (output.exitCode !== 0) {
       const message = envelope === undefined ? undefined : agyErrorMessage(envelope);
-      if (message === undefined || output.exitCode < 0) return {};
-      throw new CoderFailedError({
-        coderId: this.id,
-        displayName: this.displayName,
+      if (message === undefined || output.exitCode < 0) return undefined;
+      return new CoderFailedError({
+        ...who,
         exitCode: output.exitCode,
-        stderrTail,
         reason: `exited with code ${output.exitCode}: ${message}`,
       });
     }
-    const succeeded = this.requireSuccess(envelope, stderrTail);
-    const usage = agyUsage(succeeded, undefined);
-    const sessionId = agyConversationId(succeeded);
-    return { ...(usage === undefined ? {} : { usage }), ...(sessionId === undefined ? {} : { sessionId }) };
-  }
-
-  protected override async execute(
-    request: CoderV1Request,
-    context: InPlaceExecutionContext<SubprocessPreparation>,
-  ): Promise<InPlaceExecution> {
-    const run: CoderV1Request = {
-      ...request,
-      env: Object.fromEntries(Object.entries(request.env).filter(([name]) => !droppedVariable.test(name))),
-      // NOTE: with --output-format=json agy prints nothing until its envelope, so silence is normal; the
-      // wall-clock limit is the only one that applies.
-      idleTimeoutMs: Math.max(request.timeoutMs, request.idleTimeoutMs ?? 0),
-    };
-    let execution: InPlaceExecution;
-    try {
-      // NOTE: the SDK base calls buildArgv synchronously at the start of execute; the field carries this
-      // run's limit into it.
-      this.printTimeoutSeconds = Math.ceil(request.timeoutMs / 1000) + 60;
-      const running = super.execute(run, context);
-      this.printTimeoutSeconds = undefined;
-      execution = await running;
-    } finally {
-      this.printTimeoutSeconds = undefined;
-    }
-    const model = stripModelPrefix(request.model, this.modelPrefix);
-    return {
-      ...execution,
-      usage: execution.usage == null ? null : { ...execution.usage, ...(model ? { model } : {}) },
-    };
-  }
-
-  /** The envelope when agy printed one with status `SUCCESS`; otherwise `CODER_FAILED` saying why. */
-  private requireSuccess(envelope: AgyEnvelope | undefined, stderrTail: string): AgyEnvelope {
-    const who = { coderId: this.id, displayName: this.displayName, stderrTail };
     if (envelope === undefined) {
-      throw new CoderFailedError({
+      return new CoderFailedError({
         ...who,
         reason:
           'printed no JSON result (agy before 1.1.8 prints nothing when stdout is not a terminal, and ' +
           'ignores --output-format)',
       });
     }
-    if (envelope.status !== 'SUCCESS') {
-      throw new CoderFailedError({
-        ...who,
-        reason: `reported status "${envelope.status}": ${agyErrorMessage(envelope) ?? 'no message'}`,
-      });
-    }
-    return envelope;
+    if (envelope.status === 'SUCCESS') return undefined;
+    return new CoderFailedError({
+      ...who,
+      reason: `reported status "${envelope.status}": ${agyErrorMessage(envelope) ?? 'no message'}`,
+    });
+  }
+
+  /** Usage (with the model asked for) and the conversation id, from the `SUCCESS` envelope. */
+  override parseOutput(output: SubprocessOutput, run?: SubprocessRun): SubprocessParsedOutput {
+    const envelope = parseAgyEnvelope(output.stdout);
+    if (envelope === undefined) return {};
+    const usage = agyUsage(envelope, run?.model || undefined);
+    const sessionId = agyConversationId(envelope);
+    return { ...(usage === undefined ? {} : { usage }), ...(sessionId === undefined ? {} : { sessionId }) };
   }
 }
 

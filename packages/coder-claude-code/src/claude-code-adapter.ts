@@ -3,12 +3,10 @@ import {
   CoderFailedError,
   type CoderV1Credentials,
   type CoderV1Request,
-  type InPlaceExecution,
-  type InPlaceExecutionContext,
   SubprocessCoderAdapter,
   type SubprocessOutput,
   type SubprocessParsedOutput,
-  type SubprocessPreparation,
+  type SubprocessRunPreparation,
   type SupportedVersionRange,
 } from '@snodo/coder-sdk';
 import { buildClaudeCodeArgv } from './claude-code-argv.js';
@@ -20,14 +18,18 @@ import {
   findClaudeCodeResult,
   isClaudeCodeResultLine,
 } from './claude-code-output.js';
-import { type ClaudeCodeCoderSettings, readClaudeCodeConfig } from './claude-code-settings.js';
+import {
+  type ClaudeCodeCoderSettings,
+  type ClaudeCodeRunConfig,
+  claudeCodeConfigSchema,
+} from './claude-code-settings.js';
 import { CLAUDE_CODE_SUPPORTED_VERSIONS } from './version.js';
 
 /**
  * Claude Code (`claude -p`) as an in-place snodo coder: it edits the task worktree itself, snodo commits.
  * See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
-class ClaudeCodeCoder extends SubprocessCoderAdapter {
+class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
   readonly id = 'claude-code';
   readonly displayName = 'Claude Code';
   readonly credentials: CoderV1Credentials = {
@@ -41,6 +43,7 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter {
   /** Claude Code reads `CLAUDE.local.md` next to `CLAUDE.md`; the SDK base excludes it from git. */
   override readonly instructionsFileName = 'CLAUDE.local.md';
   override readonly supportsUsage = true;
+  override readonly configSchema = claudeCodeConfigSchema;
 
   declare protected readonly settings: ClaudeCodeCoderSettings;
 
@@ -53,25 +56,13 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter {
     return buildClaudeCodeArgv(this.binary, prompt, model);
   }
 
-  override buildEnv(request: CoderV1Request): Record<string, string> {
-    return buildClaudeCodeEnvironment(request, readClaudeCodeConfig(request.coderConfig));
-  }
-
-  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
-    const result = findClaudeCodeResult(output.stdout);
-    if (result === undefined) return {};
-    // NOTE: Claude Code may exit 0 after an error it reported in its result (is_error: true).
-    if (result.is_error) {
-      throw this.resultError(result, { exitCode: output.exitCode, stderrTail: output.stderr });
-    }
-    const usage = claudeCodeUsage(result);
-    return { sessionId: result.session_id, ...(usage === undefined ? {} : { usage }) };
-  }
-
-  /** Checks this adapter's `coderConfig` keys too, before anything is written. */
-  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
-    readClaudeCodeConfig(request.coderConfig);
-    return super.prepare(request);
+  /**
+   * The private config directory (Claude Code refuses none) and the variables pointing at it, with the
+   * configured endpoint.
+   */
+  override prepareRun(request: CoderV1Request, config: ClaudeCodeRunConfig): SubprocessRunPreparation {
+    mkdirSync(claudeCodeConfigDirectory(request), { recursive: true, mode: 0o700 });
+    return { env: buildClaudeCodeEnvironment(request, config) };
   }
 
   /** `true` for the `result` event: Claude Code's work is done even if it does not exit (see the SDK). */
@@ -79,12 +70,18 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter {
     return isClaudeCodeResultLine(line);
   }
 
-  protected override async execute(
-    request: CoderV1Request,
-    context: InPlaceExecutionContext<SubprocessPreparation>,
-  ): Promise<InPlaceExecution> {
-    mkdirSync(claudeCodeConfigDirectory(request), { recursive: true, mode: 0o700 });
-    return super.execute(request, context);
+  /** An `is_error` result, after any exit. NOTE: Claude Code may exit 0 after an error it reported. */
+  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
+    const result = findClaudeCodeResult(output.stdout);
+    if (result?.is_error !== true) return undefined;
+    return this.resultError(result, { exitCode: output.exitCode, stderrTail: output.stderr });
+  }
+
+  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+    const result = findClaudeCodeResult(output.stdout);
+    if (result === undefined) return {};
+    const usage = claudeCodeUsage(result);
+    return { sessionId: result.session_id, ...(usage === undefined ? {} : { usage }) };
   }
 
   /** `CODER_FAILED` carrying the message of an `is_error` result event. */
@@ -119,6 +116,8 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter {
  * `CLAUDE.local.md`, a private config directory per job, and usage, cost and session id read from the
  * `result` event. Registered by the snodo CLI as `claude-code` (model namespace `claude-code/`).
  */
-export function createClaudeCodeCoder(settings: ClaudeCodeCoderSettings = {}): SubprocessCoderAdapter {
+export function createClaudeCodeCoder(
+  settings: ClaudeCodeCoderSettings = {},
+): SubprocessCoderAdapter<ClaudeCodeRunConfig> {
   return new ClaudeCodeCoder(settings);
 }

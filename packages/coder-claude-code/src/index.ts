@@ -10,5 +10,5 @@ export {
   claudeCodeResultEventSchema,
   claudeCodeUsageSchema,
 } from './claude-code-output.js';
-export type { ClaudeCodeCoderSettings } from './claude-code-settings.js';
+export type { ClaudeCodeCoderSettings, ClaudeCodeRunConfig } from './claude-code-settings.js';
 export { CLAUDE_CODE_SUPPORTED_VERSIONS, VERSION } from './version.js';

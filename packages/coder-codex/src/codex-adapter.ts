@@ -2,25 +2,23 @@ import {
   CoderFailedError,
   type CoderV1Credentials,
   type CoderV1Request,
-  type InPlaceExecution,
-  type InPlaceExecutionContext,
   SubprocessCoderAdapter,
   type SubprocessOutput,
   type SubprocessParsedOutput,
-  type SubprocessPreparation,
+  type SubprocessRunPreparation,
   type SupportedVersionRange,
 } from '@snodo/coder-sdk';
 import { buildCodexArgv } from './codex-argv.js';
 import { buildCodexEnvironment, prepareCodexHome } from './codex-home.js';
 import { type CodexRunSummary, codexUsage, isCodexFinalLine, summarizeCodexOutput } from './codex-output.js';
-import { type CodexCoderSettings, readCodexConfig } from './codex-settings.js';
+import { type CodexCoderSettings, type CodexRunConfig, codexConfigSchema } from './codex-settings.js';
 import { CODEX_SUPPORTED_VERSIONS } from './version.js';
 
 /**
  * OpenAI Codex (`codex exec`) as an in-place snodo coder: it edits the task worktree itself, snodo
  * commits. See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
-class CodexCoder extends SubprocessCoderAdapter {
+class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
   readonly id = 'codex';
   readonly displayName = 'Codex';
   readonly credentials: CoderV1Credentials = {
@@ -32,6 +30,7 @@ class CodexCoder extends SubprocessCoderAdapter {
   readonly installHint = 'npm install -g @openai/codex';
   override readonly supportedVersions: SupportedVersionRange = CODEX_SUPPORTED_VERSIONS;
   override readonly supportsUsage = true;
+  override readonly configSchema = codexConfigSchema;
 
   declare protected readonly settings: CodexCoderSettings;
 
@@ -43,26 +42,10 @@ class CodexCoder extends SubprocessCoderAdapter {
     return buildCodexArgv(this.binary, prompt, workspace, model);
   }
 
-  override buildEnv(request: CoderV1Request): Record<string, string> {
-    return buildCodexEnvironment(request);
-  }
-
-  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
-    const summary = summarizeCodexOutput(output.stdout);
-    if (summary.finished && summary.usage === undefined) {
-      // NOTE: a turn.failed with exit 0 is still a failed run.
-      throw this.summaryError(summary, { exitCode: output.exitCode, stderrTail: output.stderr });
-    }
-    return {
-      ...(summary.threadId === undefined ? {} : { sessionId: summary.threadId }),
-      ...(summary.usage === undefined ? {} : { usage: codexUsage(summary.usage, undefined) }),
-    };
-  }
-
-  /** Checks this adapter's `coderConfig` keys too, before anything is written. */
-  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
-    readCodexConfig(request.coderConfig);
-    return super.prepare(request);
+  /** The private `CODEX_HOME` (its `config.toml` and `AGENTS.md`) and the variables pointing at it. */
+  override prepareRun(request: CoderV1Request, config: CodexRunConfig): SubprocessRunPreparation {
+    prepareCodexHome(request, config);
+    return { env: buildCodexEnvironment(request) };
   }
 
   /** `true` for `turn.completed` / `turn.failed`: Codex's work is done even if it does not exit. */
@@ -70,12 +53,19 @@ class CodexCoder extends SubprocessCoderAdapter {
     return isCodexFinalLine(line);
   }
 
-  protected override async execute(
-    request: CoderV1Request,
-    context: InPlaceExecutionContext<SubprocessPreparation>,
-  ): Promise<InPlaceExecution> {
-    prepareCodexHome(request, readCodexConfig(request.coderConfig));
-    return super.execute(request, context);
+  /** A finished turn without usage (`turn.failed`), after any exit. NOTE: exit 0 does not make it a success. */
+  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
+    const summary = summarizeCodexOutput(output.stdout);
+    if (!summary.finished || summary.usage !== undefined) return undefined;
+    return this.summaryError(summary, { exitCode: output.exitCode, stderrTail: output.stderr });
+  }
+
+  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+    const summary = summarizeCodexOutput(output.stdout);
+    return {
+      ...(summary.threadId === undefined ? {} : { sessionId: summary.threadId }),
+      ...(summary.usage === undefined ? {} : { usage: codexUsage(summary.usage, undefined) }),
+    };
   }
 
   /** `CODER_FAILED` carrying the message of `turn.failed` (or the last `error` event). */
@@ -111,6 +101,6 @@ class CodexCoder extends SubprocessCoderAdapter {
  * private `CODEX_HOME`'s `AGENTS.md`, and usage and thread id read from its JSON events. Registered by the
  * snodo CLI as `codex` (model namespace `codex/`).
  */
-export function createCodexCoder(settings: CodexCoderSettings = {}): SubprocessCoderAdapter {
+export function createCodexCoder(settings: CodexCoderSettings = {}): SubprocessCoderAdapter<CodexRunConfig> {
   return new CodexCoder(settings);
 }

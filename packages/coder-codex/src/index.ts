@@ -15,5 +15,5 @@ export {
   codexTurnFailedEventSchema,
   codexUsageSchema,
 } from './codex-output.js';
-export type { CodexCoderSettings } from './codex-settings.js';
+export type { CodexCoderSettings, CodexRunConfig } from './codex-settings.js';
 export { CODEX_SUPPORTED_VERSIONS, VERSION } from './version.js';

@@ -1,36 +1,28 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import {
   CoderFailedError,
-  type CoderV1Availability,
-  type CoderV1AvailabilityOptions,
   type CoderV1Credentials,
   type CoderV1Request,
   coderStateDirectory,
-  type InPlaceExecution,
-  type InPlaceExecutionContext,
   SubprocessCoderAdapter,
   type SubprocessOutput,
   type SubprocessParsedOutput,
-  type SubprocessPreparation,
+  type SubprocessRunPreparation,
   type SupportedVersionRange,
 } from '@snodo/coder-sdk';
 import { buildGeminiCliArgv } from './gemini-cli-argv.js';
 import {
+  GEMINI_CLI_DROPPED_VARIABLES,
   geminiCliEnvironment,
   prepareGeminiCliHome,
-  withoutInheritedGeminiVariables,
 } from './gemini-cli-environment.js';
 import { isGeminiCliFinalLine, summariseGeminiCliOutput } from './gemini-cli-output.js';
-import { type GeminiCliCoderSettings, readGeminiCliConfig } from './gemini-cli-settings.js';
+import {
+  type GeminiCliCoderConfig,
+  type GeminiCliCoderSettings,
+  geminiCliConfigSchema,
+} from './gemini-cli-settings.js';
 import { GEMINI_CLI_SUPPORTED_VERSIONS } from './version.js';
-
-/** What one run adds to the environment; looked up by the request the SDK base passes to `buildEnv`. */
-interface GeminiCliRun {
-  readonly homeDirectory: string;
-  readonly baseUrl: string | undefined;
-}
 
 /**
  * Gemini CLI (`gemini -p`) as an in-place snodo coder. Per job it makes a private `GEMINI_CLI_HOME` in the
@@ -40,7 +32,7 @@ interface GeminiCliRun {
  * `gemini --output-format stream-json --approval-mode yolo` in the worktree, and reads usage and the
  * session id from the `result` event.
  */
-export class GeminiCliCoder extends SubprocessCoderAdapter {
+export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig> {
   readonly id = 'gemini-cli';
   readonly displayName = 'Gemini CLI';
   readonly binary = 'gemini';
@@ -52,9 +44,10 @@ export class GeminiCliCoder extends SubprocessCoderAdapter {
   };
   override readonly supportedVersions: SupportedVersionRange = GEMINI_CLI_SUPPORTED_VERSIONS;
   override readonly supportsUsage = true;
+  override readonly configSchema = geminiCliConfigSchema;
+  override readonly droppedVariables = GEMINI_CLI_DROPPED_VARIABLES;
 
   declare protected readonly settings: GeminiCliCoderSettings;
-  private readonly runs = new WeakMap<CoderV1Request, GeminiCliRun>();
 
   constructor(settings: GeminiCliCoderSettings = {}) {
     super(settings);
@@ -64,84 +57,61 @@ export class GeminiCliCoder extends SubprocessCoderAdapter {
     return buildGeminiCliArgv({ binary: this.binary, prompt, model });
   }
 
-  override buildEnv(request: CoderV1Request): Record<string, string> {
-    const run = this.runs.get(request);
-    if (run === undefined) return {};
-    return geminiCliEnvironment({ homeDirectory: run.homeDirectory, baseUrl: run.baseUrl, env: request.env });
-  }
-
   /** The `result` event ends a run: a Gemini CLI that lingers after it is stopped after the grace. */
   override isFinalEvent(line: string): boolean {
     return isGeminiCliFinalLine(line);
   }
 
   /**
-   * Reads usage and the session id from the `result` event. A failed exit becomes `CODER_FAILED` with the
-   * error Gemini CLI printed on stdout (its stderr holds stack traces); a `result` whose status is not
-   * `success` fails the run even when the exit code says otherwise.
+   * A failed exit becomes `CODER_FAILED` with the error Gemini CLI printed on stdout (its stderr holds
+   * stack traces); a `result` whose status is not `success` fails the run even when the exit code says
+   * otherwise.
    */
-  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
     const summary = summariseGeminiCliOutput(output.stdout);
     const who = { coderId: this.id, displayName: this.displayName, stderrTail: output.stderr.slice(-4096) };
     if (output.exitCode !== 0) {
-      if (summary.errorMessage === undefined || output.exitCode < 0) return {};
-      throw new CoderFailedError({
+      if (summary.errorMessage === undefined || output.exitCode < 0) return undefined;
+      return new CoderFailedError({
         ...who,
         exitCode: output.exitCode,
         reason: `exited with code ${output.exitCode}: ${summary.errorMessage}`,
       });
     }
-    if (summary.status !== undefined && summary.status !== 'success') {
-      throw new CoderFailedError({
-        ...who,
-        reason: `reported status "${summary.status}": ${summary.errorMessage ?? 'no message'}`,
-      });
-    }
+    if (summary.status === undefined || summary.status === 'success') return undefined;
+    return new CoderFailedError({
+      ...who,
+      reason: `reported status "${summary.status}": ${summary.errorMessage ?? 'no message'}`,
+    });
+  }
+
+  /** Reads usage and the session id from the `result` event. */
+  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+    const summary = summariseGeminiCliOutput(output.stdout);
     return {
       ...(summary.usage === undefined ? {} : { usage: summary.usage }),
       ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
     };
   }
 
-  /** Installed, verified version, key: the base's checks, with the version probe in a throwaway home. */
-  override async checkAvailability(options: CoderV1AvailabilityOptions): Promise<CoderV1Availability> {
-    return this.withProbeHome(options.env, (env) => super.checkAvailability({ ...options, env }));
-  }
-
-  /** Checks `coder_config` before anything is written, then lets the base find and probe the binary. */
-  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
-    readGeminiCliConfig(this.id, request.coderConfig);
-    return this.withProbeHome(request.env, (env) => super.prepare({ ...request, env }));
-  }
-
   /**
    * NOTE: even `gemini --version` writes into its home (`projects.json`, and leaves `*.tmp` files behind
-   * when it exits that fast), so the probe gets a temporary `GEMINI_CLI_HOME`, removed afterwards.
+   * when it exits that fast), so the probe gets a temporary `GEMINI_CLI_HOME` (the SDK removes it).
    */
-  private async withProbeHome<T>(
-    env: Readonly<Record<string, string>>,
-    probe: (env: Readonly<Record<string, string>>) => Promise<T>,
-  ): Promise<T> {
-    const directory = await mkdtemp(path.join(os.tmpdir(), 'snodo-gemini-cli-probe-'));
-    try {
-      return await probe({ ...env, GEMINI_CLI_HOME: directory, GEMINI_CLI_NO_RELAUNCH: 'true' });
-    } finally {
-      await rm(directory, { recursive: true, force: true });
-    }
+  override probeEnvironment(directory: string): Record<string, string> {
+    return { GEMINI_CLI_HOME: directory, GEMINI_CLI_NO_RELAUNCH: 'true' };
   }
 
-  protected override async execute(
+  /** The private home with snodo's settings, and the variables that make Gemini CLI use it. */
+  override async prepareRun(
     request: CoderV1Request,
-    context: InPlaceExecutionContext<SubprocessPreparation>,
-  ): Promise<InPlaceExecution> {
-    const config = readGeminiCliConfig(this.id, request.coderConfig);
+    config: GeminiCliCoderConfig,
+  ): Promise<SubprocessRunPreparation> {
     // NOTE: never os.tmpdir(): inside the sandbox /tmp is private, so a host temporary directory would be
     // invisible to Gemini CLI. Its chats and logs stay with the job for inspection.
     const homeDirectory = path.join(coderStateDirectory(request), 'gemini-cli-home');
     await prepareGeminiCliHome({ directory: homeDirectory, instructionsFileName: this.instructionsFileName });
-    const run = { ...request, env: withoutInheritedGeminiVariables(request.env) };
-    this.runs.set(run, { homeDirectory, baseUrl: config.baseUrl });
-    return super.execute(run, context);
+    return { env: geminiCliEnvironment({ homeDirectory, baseUrl: config.baseUrl, env: request.env }) };
   }
 }
 

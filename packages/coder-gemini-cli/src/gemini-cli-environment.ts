@@ -5,16 +5,11 @@ import path from 'node:path';
  * Variables that would change where or how Gemini CLI runs if a user's `coders.gemini-cli.env` let them
  * through: another endpoint (`*_BASE_URL`), another settings file or home (`GEMINI_CLI_*`), a container
  * sandbox (`GEMINI_SANDBOX*`), the nesting marker Gemini sets inside its own sandbox (`SANDBOX`), a
- * replacement system prompt (`GEMINI_SYSTEM_MD`). The adapter sets the ones it needs itself.
+ * replacement system prompt (`GEMINI_SYSTEM_MD`). The SDK removes them; the adapter sets the ones it needs
+ * itself.
  */
-const droppedVariable = /^(?:.*_BASE_URL|GEMINI_CLI_.*|GEMINI_SANDBOX.*|SANDBOX|GEMINI_SYSTEM_MD)$/;
-
-/** `env` without the variables in `droppedVariable`. */
-export function withoutInheritedGeminiVariables(
-  env: Readonly<Record<string, string>>,
-): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !droppedVariable.test(name)));
-}
+export const GEMINI_CLI_DROPPED_VARIABLES =
+  /^(?:.*_BASE_URL|GEMINI_CLI_.*|GEMINI_SANDBOX.*|SANDBOX|GEMINI_SYSTEM_MD)$/;
 
 /** What the private Gemini CLI home of one run is made of. */
 export interface GeminiCliHomeOptions {

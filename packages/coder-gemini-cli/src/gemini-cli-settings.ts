@@ -1,4 +1,4 @@
-import { CoderConfigInvalidError, type SubprocessCoderAdapterSettings } from '@snodo/coder-sdk';
+import type { SubprocessCoderAdapterSettings } from '@snodo/coder-sdk';
 import { z } from 'zod';
 
 /**
@@ -25,27 +25,14 @@ export interface GeminiCliCoderConfig {
   readonly baseUrl: string | undefined;
 }
 
-const configSchema = z
+/**
+ * The schema of those keys, parsed once per attempt by the SDK (a wrong value is `CODER_CONFIG_INVALID`
+ * naming `coders.gemini-cli.<key>`).
+ */
+export const geminiCliConfigSchema: z.ZodType<GeminiCliCoderConfig> = z
   .object({
     base_url: z.url({ message: 'must be an http(s) URL' }).optional(),
     baseUrl: z.url({ message: 'must be an http(s) URL' }).optional(),
   })
-  .loose();
-
-/** Validates this adapter's keys of `coderConfig`; a wrong value is `CODER_CONFIG_INVALID`. */
-export function readGeminiCliConfig(
-  coderId: string,
-  coderConfig: Readonly<Record<string, unknown>>,
-): GeminiCliCoderConfig {
-  const parsed = configSchema.safeParse(coderConfig);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CoderConfigInvalidError({
-      coderId,
-      setting: issue?.path.join('.') || 'coder_config',
-      problem: issue?.message ?? 'it does not have the expected shape',
-      cause: parsed.error,
-    });
-  }
-  return { baseUrl: parsed.data.base_url ?? parsed.data.baseUrl };
-}
+  .loose()
+  .transform((data) => ({ baseUrl: data.base_url ?? data.baseUrl }));

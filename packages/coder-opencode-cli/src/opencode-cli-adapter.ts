@@ -1,37 +1,39 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import {
   CoderFailedError,
-  type CoderV1Availability,
-  type CoderV1AvailabilityOptions,
   type CoderV1Credentials,
   type CoderV1Request,
   coderStateDirectory,
   findExecutable,
-  type InPlaceExecution,
-  type InPlaceExecutionContext,
   SubprocessCoderAdapter,
   type SubprocessOutput,
   type SubprocessParsedOutput,
-  type SubprocessPreparation,
+  type SubprocessRun,
+  type SubprocessRunPreparation,
   type SupportedVersionRange,
   stripModelPrefix,
 } from '@snodo/coder-sdk';
 import { buildOpencodeCliArgv } from './opencode-cli-argv.js';
 import {
+  OPENCODE_CLI_DROPPED_VARIABLES,
   opencodeCliEnvironment,
   opencodeCliRunConfig,
   prepareOpencodeCliDirectories,
-  withoutInheritedOpencodeVariables,
 } from './opencode-cli-environment.js';
 import {
   isOpencodeFinalLine,
   OpencodeRunAccumulator,
   summariseOpencodeOutput,
 } from './opencode-cli-output.js';
-import { type OpencodeCliCoderSettings, readOpencodeCliConfig } from './opencode-cli-settings.js';
+import {
+  type OpencodeCliCoderConfig,
+  type OpencodeCliCoderSettings,
+  opencodeCliConfigSchema,
+} from './opencode-cli-settings.js';
 import { OPENCODE_CLI_SUPPORTED_VERSIONS } from './version.js';
+
+/** One attempt as the hooks see it: the accumulator sums every step as its event arrives. */
+type OpencodeCliRun = SubprocessRun<OpencodeCliCoderConfig, OpencodeRunAccumulator>;
 
 /** The model id without its provider (`anthropic/claude-sonnet-4-5` → `claude-sonnet-4-5`), for pricing. */
 function modelId(model: string | undefined): string | undefined {
@@ -48,7 +50,7 @@ function modelId(model: string | undefined): string | undefined {
  * the job), runs `opencode run --format json` in the worktree, and sums tokens and cost over the
  * `step_finish` events as they arrive.
  */
-export class OpencodeCliCoder extends SubprocessCoderAdapter {
+export class OpencodeCliCoder extends SubprocessCoderAdapter<OpencodeCliCoderConfig, OpencodeRunAccumulator> {
   readonly id = 'opencode-cli';
   readonly displayName = 'OpenCode CLI';
   readonly binary = 'opencode';
@@ -71,9 +73,10 @@ export class OpencodeCliCoder extends SubprocessCoderAdapter {
   override readonly supportedVersions: SupportedVersionRange = OPENCODE_CLI_SUPPORTED_VERSIONS;
   override readonly supportsUsage = true;
   override readonly supportsStreamingEvents = true;
+  override readonly configSchema = opencodeCliConfigSchema;
+  override readonly droppedVariables = OPENCODE_CLI_DROPPED_VARIABLES;
 
   declare protected readonly settings: OpencodeCliCoderSettings;
-  private readonly runs = new WeakMap<CoderV1Request, Record<string, string>>();
 
   constructor(settings: OpencodeCliCoderSettings = {}) {
     super(settings);
@@ -81,10 +84,6 @@ export class OpencodeCliCoder extends SubprocessCoderAdapter {
 
   buildArgv(prompt: string, _workspace: string, model: string | undefined): string[] {
     return buildOpencodeCliArgv({ binary: this.binary, prompt, model });
-  }
-
-  override buildEnv(request: CoderV1Request): Record<string, string> {
-    return this.runs.get(request) ?? {};
   }
 
   /**
@@ -95,72 +94,58 @@ export class OpencodeCliCoder extends SubprocessCoderAdapter {
     return isOpencodeFinalLine(line);
   }
 
-  /**
-   * Reads usage and the session id from the events (the adapter replaces the usage with the one summed
-   * while the run went on). An `error` event makes the run `CODER_FAILED` with OpenCode's message, whatever
-   * the exit code; its stderr is usually empty.
-   */
-  override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
+  /** An `error` event makes the run `CODER_FAILED` with OpenCode's message, whatever the exit code. */
+  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
     const summary = summariseOpencodeOutput(output.stdout);
-    if (summary.errorMessage !== undefined) {
-      const failed = output.exitCode > 0;
-      throw new CoderFailedError({
-        coderId: this.id,
-        displayName: this.displayName,
-        stderrTail: output.stderr.slice(-4096),
-        ...(failed ? { exitCode: output.exitCode } : {}),
-        reason: failed
-          ? `exited with code ${output.exitCode}: ${summary.errorMessage}`
-          : `reported an error: ${summary.errorMessage}`,
-      });
-    }
-    return {
-      ...(summary.usage === undefined ? {} : { usage: summary.usage }),
-      ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
-    };
+    if (summary.errorMessage === undefined) return undefined;
+    const failed = output.exitCode > 0;
+    return new CoderFailedError({
+      coderId: this.id,
+      displayName: this.displayName,
+      // Its stderr is usually empty.
+      stderrTail: output.stderr.slice(-4096),
+      ...(failed ? { exitCode: output.exitCode } : {}),
+      reason: failed
+        ? `exited with code ${output.exitCode}: ${summary.errorMessage}`
+        : `reported an error: ${summary.errorMessage}`,
+    });
   }
 
-  /** Installed, verified version: the base's checks, with the version probe in a throwaway home. */
-  override async checkAvailability(options: CoderV1AvailabilityOptions): Promise<CoderV1Availability> {
-    return this.withProbeHome(options.env, (env) => super.checkAvailability({ ...options, env }));
-  }
-
-  /** Checks `coder_config` before anything is written, then lets the base find and probe the binary. */
-  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
-    readOpencodeCliConfig(this.id, request.coderConfig);
-    return this.withProbeHome(request.env, (env) => super.prepare({ ...request, env }));
+  /**
+   * Usage and session id: the ones summed while the run went on (the stdout tail may have lost the early
+   * steps of a long run), else what the end of the output says.
+   */
+  override parseOutput(output: SubprocessOutput, run?: OpencodeCliRun): SubprocessParsedOutput {
+    const summary = summariseOpencodeOutput(output.stdout);
+    const streamed = run?.state.summary();
+    const usage = streamed?.usage ?? summary.usage;
+    const sessionId = streamed?.sessionId ?? summary.sessionId;
+    return { ...(usage === undefined ? {} : { usage }), ...(sessionId === undefined ? {} : { sessionId }) };
   }
 
   /**
    * NOTE: even `opencode --version` creates `~/.config/opencode`, `~/.cache/opencode` and `~/.bun`, so the
-   * probe gets a temporary HOME and XDG directories, removed afterwards.
+   * probe gets a temporary HOME and XDG directories (the SDK removes them).
    */
-  private async withProbeHome<T>(
-    env: Readonly<Record<string, string>>,
-    probe: (env: Readonly<Record<string, string>>) => Promise<T>,
-  ): Promise<T> {
-    const directory = await mkdtemp(path.join(os.tmpdir(), 'snodo-opencode-cli-probe-'));
-    try {
-      return await probe({
-        ...env,
-        HOME: directory,
-        XDG_CONFIG_HOME: path.join(directory, 'config'),
-        XDG_DATA_HOME: path.join(directory, 'data'),
-        XDG_CACHE_HOME: path.join(directory, 'cache'),
-        XDG_STATE_HOME: path.join(directory, 'state'),
-      });
-    } finally {
-      await rm(directory, { recursive: true, force: true });
-    }
+  override probeEnvironment(directory: string): Record<string, string> {
+    return {
+      HOME: directory,
+      XDG_CONFIG_HOME: path.join(directory, 'config'),
+      XDG_DATA_HOME: path.join(directory, 'data'),
+      XDG_CACHE_HOME: path.join(directory, 'cache'),
+      XDG_STATE_HOME: path.join(directory, 'state'),
+    };
   }
 
-  protected override async execute(
+  /**
+   * OpenCode's configuration for this run, its private directories (hermetic runs), and an accumulator
+   * for the steps.
+   */
+  override async prepareRun(
     request: CoderV1Request,
-    context: InPlaceExecutionContext<SubprocessPreparation>,
-  ): Promise<InPlaceExecution> {
-    const config = readOpencodeCliConfig(this.id, request.coderConfig);
+    config: OpencodeCliCoderConfig,
+  ): Promise<SubprocessRunPreparation<OpencodeRunAccumulator>> {
     const model = stripModelPrefix(request.model, this.modelPrefix);
-    const accumulator = new OpencodeRunAccumulator(modelId(model));
     // NOTE: never os.tmpdir(): inside the sandbox /tmp is private, so a host temporary directory would be
     // invisible to OpenCode. Its SQLite database, logs and caches stay with the job (a fix round reuses
     // the caches).
@@ -173,30 +158,20 @@ export class OpencodeCliCoder extends SubprocessCoderAdapter {
       model,
       config,
     });
-    const run: CoderV1Request = {
-      ...request,
-      env: withoutInheritedOpencodeVariables(request.env, this.credentials.envVars),
-      // Sums every step as its event arrives and reports usage so far; the SDK's stdout tail may have
-      // lost the early steps of a long run by the end.
-      emit: (event) => {
-        request.emit(event);
-        if (event.type !== 'coder-output' || event.stream !== 'stdout') return;
-        for (const step of accumulator.pushText(event.text)) {
-          if (step.type === 'step_finish') {
-            const usage = accumulator.summary().usage;
-            if (usage !== undefined) request.emit({ type: 'usage', usage });
-          }
-        }
-      },
-    };
-    this.runs.set(run, opencodeCliEnvironment({ privateDirectory, config, runConfig }));
-    const execution = await super.execute(run, context);
-    const summary = accumulator.summary();
     return {
-      ...execution,
-      usage: summary.usage ?? execution.usage ?? null,
-      sessionId: summary.sessionId ?? execution.sessionId,
+      env: opencodeCliEnvironment({ privateDirectory, config, runConfig }),
+      state: new OpencodeRunAccumulator(modelId(model)),
     };
+  }
+
+  /** Sums every step as its event arrives and reports usage so far. */
+  override onOutput(stream: 'stdout' | 'stderr', text: string, run: OpencodeCliRun): void {
+    if (stream !== 'stdout') return;
+    for (const step of run.state.pushText(text)) {
+      if (step.type !== 'step_finish') continue;
+      const usage = run.state.summary().usage;
+      if (usage !== undefined) run.request.emit({ type: 'usage', usage });
+    }
   }
 
   /**

@@ -8,20 +8,10 @@ export const SNODO_PROVIDER_ID = 'snodo';
 /**
  * Names that would change where or how OpenCode runs if a user's `coders.opencode-cli.env` let them
  * through: another endpoint (`*_BASE_URL`), another config, auth or database (`OPENCODE_*`), and the
- * `OPENCODE=1` marker OpenCode sets for the commands it runs (snodo started from inside OpenCode). The
- * adapter sets what it needs itself; credential variables are kept.
+ * `OPENCODE=1` marker OpenCode sets for the commands it runs (snodo started from inside OpenCode). The SDK
+ * removes them (credential variables are kept); the adapter sets what it needs itself.
  */
-const droppedVariable = /^(?:.*_BASE_URL|OPENCODE|OPENCODE_.*)$/;
-
-/** `env` without the variables in `droppedVariable`, except the credential variables in `keep`. */
-export function withoutInheritedOpencodeVariables(
-  env: Readonly<Record<string, string>>,
-  keep: readonly string[],
-): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter(([name]) => keep.includes(name) || !droppedVariable.test(name)),
-  );
-}
+export const OPENCODE_CLI_DROPPED_VARIABLES = /^(?:.*_BASE_URL|OPENCODE|OPENCODE_.*)$/;
 
 /** What the OpenCode configuration of one run is built from. */
 export interface OpencodeCliRunConfigOptions {

@@ -1,4 +1,4 @@
-import { CoderConfigInvalidError, type SubprocessCoderAdapterSettings } from '@snodo/coder-sdk';
+import type { SubprocessCoderAdapterSettings } from '@snodo/coder-sdk';
 import { z } from 'zod';
 
 /**
@@ -37,41 +37,24 @@ export interface OpencodeCliCoderConfig {
   readonly hermetic: boolean;
 }
 
-const configSchema = z
+const variableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/**
+ * The schema of those keys, parsed once per attempt by the SDK (a wrong value is `CODER_CONFIG_INVALID`
+ * naming `coders.opencode-cli.<key>`).
+ */
+export const opencodeCliConfigSchema: z.ZodType<OpencodeCliCoderConfig> = z
   .object({
-    base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    api_key_env: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-      .optional(),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-      .optional(),
+    base_url: httpUrl.optional(),
+    baseUrl: httpUrl.optional(),
+    api_key_env: variableName.optional(),
+    apiKeyEnv: variableName.optional(),
     hermetic: z.boolean().optional(),
   })
-  .loose();
-
-/** Validates this adapter's keys of `coderConfig`; a wrong value is `CODER_CONFIG_INVALID`. */
-export function readOpencodeCliConfig(
-  coderId: string,
-  coderConfig: Readonly<Record<string, unknown>>,
-): OpencodeCliCoderConfig {
-  const parsed = configSchema.safeParse(coderConfig);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CoderConfigInvalidError({
-      coderId,
-      setting: issue?.path.join('.') || 'coder_config',
-      problem: issue?.message ?? 'it does not have the expected shape',
-      cause: parsed.error,
-    });
-  }
-  const data = parsed.data;
-  return {
+  .loose()
+  .transform((data) => ({
     baseUrl: data.base_url ?? data.baseUrl,
     apiKeyEnv: data.api_key_env ?? data.apiKeyEnv ?? 'OPENAI_API_KEY',
     hermetic: data.hermetic ?? true,
-  };
-}
+  }));

@@ -27,6 +27,7 @@ export {
 export { type GitEnvironmentOptions, gitEnvironment, hardeningArguments } from './git/git-hardening.js';
 export { type GitVersion, gitVersion } from './git/git-version.js';
 export { type RunGitOptions, type RunGitResult, runGit, runGitSync } from './git/run-git.js';
+export { parseCoderConfig } from './in-place/coder-settings.js';
 export { coderStateDirectory } from './in-place/coder-state-directory.js';
 export { ATTRIBUTION_LINE_PATTERNS } from './in-place/commit-message.js';
 export {
@@ -44,6 +45,7 @@ export {
 } from './in-place/in-place-coder-adapter.js';
 export { DEFAULT_INSTRUCTIONS_FILE_NAME } from './in-place/instructions-file.js';
 export { findExecutable } from './process/find-executable.js';
+export { DEFAULT_FINAL_EVENT_GRACE_MS, DEFAULT_KILL_GRACE_MS } from './process/grace-defaults.js';
 export { killTaggedProcesses, PROCESS_TAG_VARIABLE } from './process/kill-tagged-processes.js';
 export {
   type ExecutableVersionProbe,
@@ -73,12 +75,17 @@ export { type Secret, SecretRedactor } from './subprocess/secret-redactor.js';
 export {
   SubprocessCoderAdapter,
   type SubprocessCoderAdapterSettings,
-  type SubprocessOutput,
-  type SubprocessParsedOutput,
-  type SubprocessPreparation,
 } from './subprocess/subprocess-coder-adapter.js';
 export type {
+  SubprocessOutput,
+  SubprocessParsedOutput,
+  SubprocessPreparation,
+  SubprocessRun,
+  SubprocessRunPreparation,
+} from './subprocess/subprocess-run.js';
+export type {
   CoderAdapterV1,
+  CoderRegistrationV1,
   CoderV1Availability,
   CoderV1AvailabilityOptions,
   CoderV1Credentials,

@@ -13,6 +13,27 @@ const coderConfigSchema = z
   })
   .loose();
 
+/**
+ * Parses `coderConfig` (config `coders.<id>`, or the protocol mode's `coder_config`) with an adapter's zod
+ * schema. The one parse-or-throw every adapter shares: the first problem becomes `CODER_CONFIG_INVALID`
+ * naming the key (`coders.<id>.<key>`), so a typo in config never reaches a CLI.
+ */
+export function parseCoderConfig<Config>(
+  coderId: string,
+  schema: z.ZodType<Config>,
+  coderConfig: Readonly<Record<string, unknown>>,
+): Config {
+  const parsed = schema.safeParse(coderConfig);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new CoderConfigInvalidError({
+    coderId,
+    setting: issue?.path.join('.') || 'coder_config',
+    problem: issue?.message ?? 'it does not have the expected shape',
+    cause: parsed.error,
+  });
+}
+
 /** What the base classes take from `coderConfig`. */
 export interface BaseCoderConfig {
   /** An explicit executable (`coders.<id>.binary`). */
@@ -26,18 +47,9 @@ export function readBaseCoderConfig(
   coderId: string,
   coderConfig: Readonly<Record<string, unknown>>,
 ): BaseCoderConfig {
-  const parsed = coderConfigSchema.safeParse(coderConfig);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CoderConfigInvalidError({
-      coderId,
-      setting: issue?.path.join('.') || 'coder_config',
-      problem: issue?.message ?? 'it does not have the expected shape',
-      cause: parsed.error,
-    });
-  }
+  const data = parseCoderConfig(coderId, coderConfigSchema, coderConfig);
   return {
-    binary: parsed.data.binary,
-    keepAttribution: parsed.data.keepAttribution === true || parsed.data.keep_attribution === true,
+    binary: data.binary,
+    keepAttribution: data.keepAttribution === true || data.keep_attribution === true,
   };
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { wrapInSandbox } from '../sandbox/wrap-in-sandbox.js';
 import { createFinalLineWatch, timerDelay } from './final-line-watch.js';
+import { DEFAULT_FINAL_EVENT_GRACE_MS, DEFAULT_KILL_GRACE_MS } from './grace-defaults.js';
 import { createProcessTag, PROCESS_TAG_VARIABLE, sweepTaggedProcesses } from './kill-tagged-processes.js';
 import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
 import type {
@@ -87,7 +88,10 @@ export async function startSupervisedProcess(options: SupervisedProcessOptions):
     if (stoppedBy !== undefined || leaderExited) return;
     stoppedBy = reason;
     signalGroup(pid, 'SIGTERM');
-    graceTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), timerDelay(options.killGraceMs ?? 5000));
+    graceTimer = setTimeout(
+      () => signalGroup(pid, 'SIGKILL'),
+      timerDelay(options.killGraceMs ?? DEFAULT_KILL_GRACE_MS),
+    );
   };
   const wallClockTimer =
     options.timeoutMs === undefined
@@ -103,8 +107,10 @@ export async function startSupervisedProcess(options: SupervisedProcessOptions):
   const leaderExit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const watchFinalLine = createFinalLineWatch(options.isFinalLine, options.finalEventGraceMs ?? 3000, () =>
-    stop('final-event'),
+  const watchFinalLine = createFinalLineWatch(
+    options.isFinalLine,
+    options.finalEventGraceMs ?? DEFAULT_FINAL_EVENT_GRACE_MS,
+    () => stop('final-event'),
   );
   let firstStderr = '';
   const listen = (stream: Readable | null, name: 'stdout' | 'stderr') => {

@@ -32,7 +32,7 @@ export interface SupervisedProcessOptions {
   readonly timeoutMs?: number;
   /** Limit on silence (no byte on stdout or stderr) in milliseconds. Absent: none. */
   readonly idleTimeoutMs?: number;
-  /** Time between SIGTERM and SIGKILL to the process group. Default 5000 ms. */
+  /** Time between SIGTERM and SIGKILL to the process group. Default `DEFAULT_KILL_GRACE_MS` (5000 ms). */
   readonly killGraceMs?: number;
   /** Cancels the run: the group is stopped the same way as on a timeout. */
   readonly abortSignal?: AbortSignal;
@@ -49,7 +49,7 @@ export interface SupervisedProcessOptions {
    * counts as ended normally (`stoppedBy: 'final-event'`).
    */
   readonly isFinalLine?: (line: string) => boolean;
-  /** How long a CLI may keep running after its final event. Default 3000 ms. */
+  /** How long a CLI may keep running after its final event. Default `DEFAULT_FINAL_EVENT_GRACE_MS` (3000 ms). */
   readonly finalEventGraceMs?: number;
 }
 

@@ -1,10 +1,10 @@
-import { realpathSync } from 'node:fs';
+import type { SnodoError } from '@snodo/foundation';
+import type { z } from 'zod';
 import { credentialFix, credentialValues, evaluateCredentials } from '../credentials/evaluate-credentials.js';
 import { CoderCliVersionUnsupportedError } from '../errors/coder-cli-version-unsupported-error.js';
 import { CoderCredentialsMissingError } from '../errors/coder-credentials-missing-error.js';
 import { CoderNotInstalledError } from '../errors/coder-not-installed-error.js';
-import { CoderUnavailableError } from '../errors/coder-unavailable-error.js';
-import { readBaseCoderConfig } from '../in-place/coder-settings.js';
+import { parseCoderConfig, readBaseCoderConfig } from '../in-place/coder-settings.js';
 import {
   InPlaceCoderAdapter,
   type InPlaceCoderAdapterSettings,
@@ -12,14 +12,13 @@ import {
   type InPlaceExecutionContext,
 } from '../in-place/in-place-coder-adapter.js';
 import { findExecutable } from '../process/find-executable.js';
+import { DEFAULT_FINAL_EVENT_GRACE_MS, DEFAULT_KILL_GRACE_MS } from '../process/grace-defaults.js';
 import { probeExecutableVersion } from '../process/probe-executable-version.js';
 import { runSupervisedProcess } from '../process/run-supervised-process.js';
 import { stripModelPrefix } from '../process/strip-model-prefix.js';
 import type { SupervisedProcessOutcome } from '../process/supervised-process.js';
-import { findHidingMount } from '../sandbox/wrap-in-sandbox.js';
 import type { CoderV1Availability, CoderV1AvailabilityOptions } from '../v1/coder-v1-availability.js';
 import type { CoderV1Request } from '../v1/coder-v1-request.js';
-import type { CoderV1Usage } from '../v1/coder-v1-usage.js';
 import {
   describeVersionRange,
   findVersionInText,
@@ -27,13 +26,22 @@ import {
   type SupportedVersionRange,
 } from '../version/version-range.js';
 import { OutputRecorder } from './output-recorder.js';
+import { assertVisibleInSandbox, privateDirectories } from './sandbox-visibility.js';
 import { describeOutcome, isFailedExit, outcomeError } from './subprocess-outcome.js';
+import type {
+  SubprocessOutput,
+  SubprocessParsedOutput,
+  SubprocessPreparation,
+  SubprocessRun,
+  SubprocessRunPreparation,
+} from './subprocess-run.js';
+import { withProbeEnvironment } from './with-probe-environment.js';
 
 const mebibyte = 1024 * 1024;
 
 /** Settings an adapter's factory passes to `SubprocessCoderAdapter`, on top of the in-place ones. */
 export interface SubprocessCoderAdapterSettings extends InPlaceCoderAdapterSettings {
-  /** Time between SIGTERM and SIGKILL when the process group is stopped. Default 5000 ms. */
+  /** Time between SIGTERM and SIGKILL when the process group is stopped. Default `DEFAULT_KILL_GRACE_MS`. */
   readonly killGraceMs?: number;
   /** Bytes of output recorded in the transcript per attempt. Default 10 MiB. */
   readonly transcriptCapBytes?: number;
@@ -41,58 +49,63 @@ export interface SubprocessCoderAdapterSettings extends InPlaceCoderAdapterSetti
   readonly defaultIdleTimeoutMs?: number;
   /** Limit for the `--version` probe. Default 10000 ms. */
   readonly versionProbeTimeoutMs?: number;
-  /** How long the CLI may keep running after its final event (see `isFinalEvent`). Default 3000 ms. */
+  /**
+   * How long the CLI may keep running after its final event (see `isFinalEvent`) before its group is
+   * stopped and the result kept. Default `DEFAULT_FINAL_EVENT_GRACE_MS` (3000 ms).
+   */
   readonly finalEventGraceMs?: number;
 }
 
 /**
- * What `parseOutput` gets: the end of the CLI's output (redacted) and its exit code. It is called after a
- * successful run, and also after a failed exit (`exitCode` ≠ 0) so an adapter can throw a more precise
- * error from the CLI's own report; what it returns for a failed exit is ignored.
- */
-export interface SubprocessOutput {
-  /** The last part of stdout (up to 1 MiB), where CLIs print their final JSON. */
-  readonly stdout: string;
-  /** The last part of stderr (up to 64 KiB). */
-  readonly stderr: string;
-  /** The exit code: 0 after a success; the failure's code (or -1 for a signal) after a failed exit. */
-  readonly exitCode: number;
-}
-
-/** What an adapter can read from its CLI's output. */
-export interface SubprocessParsedOutput {
-  /** Token usage and cost, normalised to `CoderV1Usage`. */
-  readonly usage?: CoderV1Usage;
-  /** The CLI's session id. */
-  readonly sessionId?: string;
-}
-
-/** What `prepare` found before anything was written; handed to `execute`. */
-export interface SubprocessPreparation {
-  /** The executable that will run. */
-  readonly binaryPath: string;
-  /** The version it reported, when it reported one. */
-  readonly version: string | undefined;
-}
-
-/**
  * The base for coders that are a command-line program (Claude Code, Codex, Gemini CLI, OpenCode's `run`).
- * An author sets `binary`, `modelPrefix`, `installHint` (with the contract's `id`, `displayName`,
- * `credentials`) and implements `buildArgv`; optionally `buildEnv`, `parseOutput`, `versionArgs`,
- * `parseVersion`, `supportedVersions`, `instructionsFileName`.
+ * It is declarative: an author fills fields and hooks and never overrides `execute` or `prepare`.
  *
- * The base finds the binary, checks version and key before touching the worktree, spawns the CLI under
- * supervision inside `request.sandbox` when core gives one (see `runSupervisedProcess`), writes the
+ * Required: `binary`, `modelPrefix`, `installHint` (with the contract's `id`, `displayName`,
+ * `credentials`; a coder package reads them from its registration) and `buildArgv`. Optional fields:
+ * `versionArgs`, `supportedVersions`, `instructionsFileName`, `configSchema`, `droppedVariables`,
+ * `quietUntilDone`. Optional hooks, in the order they run: `probeEnvironment` (the version probe),
+ * `prepareRun` (per attempt: a private home, a settings file; `cleanup` always runs), `buildArgv`,
+ * `buildEnv`, `isFinalEvent` and `onOutput` (while it runs), `classifyFailure` (the CLI's own error report
+ * turned into a precise error), `parseOutput` (usage, session id). Every hook after `prepareRun` gets the
+ * attempt as a `SubprocessRun`: the request as the CLI sees it, the parsed config, the stripped model and
+ * `prepareRun`'s state.
+ *
+ * The base finds the binary, checks config, version and key before touching the worktree, spawns the CLI
+ * under supervision inside `request.sandbox` when core gives one (see `runSupervisedProcess`), writes the
  * redacted transcript, and lets `InPlaceCoderAdapter` guard and commit the result. A CLI that keeps state
  * puts it under `coderStateDirectory(request)`, never in `os.tmpdir()`.
+ *
+ * `Config` is what `configSchema` parses `coderConfig` into; `State` is what `prepareRun` hands the others.
  */
-export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<SubprocessPreparation> {
+export abstract class SubprocessCoderAdapter<
+  Config = Readonly<Record<string, unknown>>,
+  State = undefined,
+> extends InPlaceCoderAdapter<SubprocessPreparation<Config>> {
   /** The executable's name, looked up on the coder's PATH (`claude`). */
   abstract readonly binary: string;
   /** Arguments that make the CLI print its version. */
   readonly versionArgs: readonly string[] = ['--version'];
   /** The verified versions; a CLI outside them is `CODER_CLI_VERSION_UNSUPPORTED`. Unset: no check. */
   readonly supportedVersions: SupportedVersionRange | undefined = undefined;
+  /**
+   * The adapter's own keys of `coderConfig` (config `coders.<id>`, the protocol mode's `coder_config`),
+   * as a zod schema that also turns them into `Config` (use `.loose()`: the SDK's `binary` and
+   * `keep_attribution` share the object). Parsed once per attempt before anything is written, with
+   * `parseCoderConfig` (a wrong value is `CODER_CONFIG_INVALID` naming `coders.<id>.<key>`), and handed to
+   * the hooks as `run.config`. Unset: `run.config` is `coderConfig` as given.
+   */
+  readonly configSchema: z.ZodType<Config> | undefined = undefined;
+  /**
+   * Variables removed from `request.env` before the CLI sees it, for names that would point the CLI
+   * elsewhere if a user's `coders.<id>.env` let them through (`/_BASE_URL$/`). The `credentials` variables
+   * are always kept. Unset: nothing removed.
+   */
+  readonly droppedVariables: RegExp | undefined = undefined;
+  /**
+   * `true` for a CLI that prints nothing until its result (agy's JSON mode): silence is normal, so the
+   * idle limit is raised to the wall-clock limit.
+   */
+  readonly quietUntilDone: boolean = false;
   /** Subprocess coders stop promptly on abort: the base kills the process group. */
   override readonly supportsAbort: boolean = true;
   /** The base runs the CLI inside `request.sandbox` (the version probe stays on the host). */
@@ -107,19 +120,44 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
   /**
    * The full argv, starting with the program name (replaced by the resolved path when spawned). The prompt
    * goes in as one element; add a model flag only when `model` is defined (it is already stripped of
-   * `modelPrefix`). Never join arguments into a string: there is no shell.
+   * `modelPrefix`). Never join arguments into a string: there is no shell. `run` is the attempt: the base
+   * always passes it (it is optional for `buildArgv`, `buildEnv` and `parseOutput` so a test, or an adapter
+   * written before the hooks, can call them with the old arguments).
    */
-  abstract buildArgv(prompt: string, workspace: string, model: string | undefined): string[];
+  abstract buildArgv(
+    prompt: string,
+    workspace: string,
+    model: string | undefined,
+    run?: SubprocessRun<Config, State>,
+  ): string[];
+
+  /**
+   * Optional: extra variables for the version probe, built around `directory`, a fresh temporary directory
+   * removed after the probe (`{ HOME: directory }` for a CLI that writes into its home even for
+   * `--version`). Used by `checkAvailability` and before each attempt.
+   */
+  probeEnvironment?(directory: string): Record<string, string>;
+
+  /**
+   * Optional: per-attempt preparation, after the instructions file is placed and before the CLI starts:
+   * create a private home, write a settings file, set up an accumulator. `request` is the request as the
+   * CLI will get it (without `droppedVariables`); `config` is the parsed `coderConfig`. The returned `env`
+   * is added over `buildEnv`'s, `state` reaches every later hook as `run.state`, and `cleanup` runs when the
+   * attempt ends, however it ends.
+   */
+  prepareRun?(
+    request: CoderV1Request,
+    config: Config,
+  ): SubprocessRunPreparation<State> | Promise<SubprocessRunPreparation<State>>;
 
   /**
    * Extra variables for this coder, merged over `request.env` (hermetic config directories, disabling
    * auto-update or telemetry). Never copy secrets from `process.env` here.
    */
-  buildEnv(_request: CoderV1Request): Record<string, string> {
+  buildEnv(_request: CoderV1Request, _run?: SubprocessRun<Config, State>): Record<string, string> {
     return {};
   }
 
-  /** Reads usage and a session id from the CLI's output. The default reads nothing. */
   /**
    * Optional: `true` for the stdout line that is the CLI's last event (its JSON result). A CLI that does not
    * exit within `finalEventGraceMs` after printing it is stopped and the run counts as ended normally, so
@@ -127,7 +165,26 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
    */
   isFinalEvent?(line: string): boolean;
 
-  parseOutput(_output: SubprocessOutput): SubprocessParsedOutput {
+  /**
+   * Optional: sees every chunk of output (redacted) as it arrives, after it was emitted as `coder-output`.
+   * For CLIs whose totals are spread over a long stream (sum them in `run.state`, report progress with
+   * `run.request.emit`), since `parseOutput` sees only the output's end.
+   */
+  onOutput?(stream: 'stdout' | 'stderr', text: string, run: SubprocessRun<Config, State>): void;
+
+  /**
+   * Optional: the CLI's own report of what went wrong (a JSON error event, a `result` with `is_error`)
+   * turned into a precise error, which is thrown. Called after a failed exit (before the base's generic
+   * `CODER_FAILED` for the exit code) and after a successful one (a CLI may exit 0 after reporting an
+   * error). `undefined`: nothing to add.
+   */
+  classifyFailure?(output: SubprocessOutput, run: SubprocessRun<Config, State>): SnodoError | undefined;
+
+  /**
+   * Reads usage and a session id from the CLI's output after a successful run (one `classifyFailure`
+   * accepted). The default reads nothing.
+   */
+  parseOutput(_output: SubprocessOutput, _run?: SubprocessRun<Config, State>): SubprocessParsedOutput {
     return {};
   }
 
@@ -180,9 +237,13 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     return { ...found, ready: true };
   }
 
-  /** Finds the binary, probes its version, checks the key; throws before anything is written. */
-  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation> {
+  /** Checks the config, finds the binary, probes its version, checks the key; throws before any write. */
+  protected override async prepare(request: CoderV1Request): Promise<SubprocessPreparation<Config>> {
     const configured = readBaseCoderConfig(this.id, request.coderConfig).binary;
+    const config =
+      this.configSchema === undefined
+        ? (request.coderConfig as Config)
+        : parseCoderConfig(this.id, this.configSchema, request.coderConfig);
     const binaryPath = findExecutable(configured ?? this.binary, request.env.PATH);
     const who = { coderId: this.id, displayName: this.displayName };
     if (binaryPath === undefined) {
@@ -213,47 +274,43 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
         configKey: this.credentials.configKey,
       });
     }
-    this.assertVisibleInSandbox(request, binaryPath);
-    return { binaryPath, version };
+    assertVisibleInSandbox(this, request, binaryPath);
+    return { binaryPath, version, config };
   }
 
   /**
-   * Refuses, before anything is written, a CLI the sandbox would hide (installed under the user's HOME,
-   * which the sandbox replaces): bubblewrap would only say "No such file or directory".
+   * Runs the CLI in the worktree under supervision and turns how it ended into a result or typed error:
+   * `prepareRun`, `buildArgv`, the process, then `classifyFailure` and `parseOutput`; `cleanup` last.
    */
-  private assertVisibleInSandbox(request: CoderV1Request, binaryPath: string): void {
-    if (request.sandbox === undefined) return;
-    let real = binaryPath;
+  protected override async execute(
+    original: CoderV1Request,
+    context: InPlaceExecutionContext<SubprocessPreparation<Config>>,
+  ): Promise<InPlaceExecution> {
+    const { config, version } = context.preparation;
+    const request = this.withoutDroppedVariables(original);
+    const prepared = (await this.prepareRun?.(request, config)) ?? {};
     try {
-      real = realpathSync(binaryPath);
-    } catch {
-      // Checked as given.
-    }
-    for (const candidate of new Set([binaryPath, real])) {
-      const hiding = findHidingMount(request.sandbox, candidate);
-      if (hiding === undefined) continue;
-      throw new CoderUnavailableError({
-        coderId: this.id,
-        displayName: this.displayName,
-        reason: `its executable ${candidate} lies under ${hiding}, which the sandbox hides from the coder`,
-        fix:
-          `install ${this.binary} outside that directory (e.g. a system-wide \`npm install -g\`), point ` +
-          `coders.${this.id}.binary at such a copy, or run with \`execution.sandbox: off\``,
-      });
+      const run: SubprocessRun<Config, State> = {
+        request,
+        config,
+        model: stripModelPrefix(request.model, this.modelPrefix),
+        state: prepared.state as State,
+        version,
+      };
+      return await this.runCli(run, context.preparation.binaryPath, prepared.env ?? {});
+    } finally {
+      await prepared.cleanup?.();
     }
   }
 
-  /** Runs the CLI in the worktree under supervision and turns how it ended into a result or typed error. */
-  protected override async execute(
-    request: CoderV1Request,
-    context: InPlaceExecutionContext<SubprocessPreparation>,
+  /** One supervised run of the CLI for `run`, recorded in the transcript. */
+  private async runCli(
+    run: SubprocessRun<Config, State>,
+    binaryPath: string,
+    preparedEnv: Readonly<Record<string, string>>,
   ): Promise<InPlaceExecution> {
-    const { binaryPath, version } = context.preparation;
-    const argv = this.buildArgv(
-      request.prompt,
-      request.workspace,
-      stripModelPrefix(request.model, this.modelPrefix),
-    );
+    const { request, version } = run;
+    const argv = this.buildArgv(request.prompt, request.workspace, run.model, run);
     if (!Array.isArray(argv) || argv.length === 0 || argv.some((argument) => typeof argument !== 'string')) {
       throw new TypeError(`${this.displayName}: buildArgv must return a non-empty array of strings.`);
     }
@@ -261,7 +318,10 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
       transcriptPath: request.transcriptPath,
       capBytes: this.settings.transcriptCapBytes ?? 10 * mebibyte,
       secrets: credentialValues(this.credentials, request.env),
-      emit: request.emit,
+      emit: (event) => {
+        request.emit(event);
+        if (event.type === 'coder-output') this.onOutput?.(event.stream, event.text, run);
+      },
       stdoutTailCharacters: mebibyte,
       stderrTailCharacters: 64 * 1024,
     });
@@ -278,39 +338,45 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
         file: binaryPath,
         args: argv.slice(1),
         cwd: request.workspace,
-        env: { ...request.env, ...privateDirectories(request), ...this.buildEnv(request) },
+        env: {
+          ...request.env,
+          ...privateDirectories(request),
+          ...this.buildEnv(request, run),
+          ...preparedEnv,
+        },
         ...(request.sandbox === undefined ? {} : { sandbox: request.sandbox }),
         timeoutMs: request.timeoutMs,
         idleTimeoutMs: this.idleTimeoutMs(request),
-        killGraceMs: this.settings.killGraceMs ?? 5000,
+        killGraceMs: this.settings.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
         abortSignal: request.abortSignal,
         onOutput: (stream, chunk) => recorder.push(stream, chunk),
         onStart: (pid, tag) => request.emit({ type: 'coder-process', pid, processGroup: pid, tag }),
         ...(this.isFinalEvent ? { isFinalLine: (line: string) => this.isFinalEvent?.(line) === true } : {}),
-        finalEventGraceMs: this.settings.finalEventGraceMs ?? 3000,
+        finalEventGraceMs: this.settings.finalEventGraceMs ?? DEFAULT_FINAL_EVENT_GRACE_MS,
       });
     } finally {
       recorder.finish(`=== ${describeOutcome(outcome)} after ${Date.now() - startedAt} ms ===`);
     }
-    if (isFailedExit(outcome)) {
-      // The CLI's own report of what went wrong (a JSON error event on stdout) explains a failure better
-      // than its exit code: `parseOutput` sees the output first and may throw a more precise error.
-      this.parseOutput({
-        stdout: recorder.stdoutTail,
-        stderr: recorder.stderrTail(),
-        exitCode: outcome.exitCode ?? -1,
-      });
-    }
+    const output = (exitCode: number): SubprocessOutput => ({
+      stdout: recorder.stdoutTail,
+      stderr: recorder.stderrTail(),
+      exitCode,
+    });
+    // The CLI's own report of what went wrong (a JSON error event on stdout) explains a failure better
+    // than its exit code, so `classifyFailure` sees the output before the base's generic error.
+    const reported = isFailedExit(outcome)
+      ? this.classifyFailure?.(output(outcome.exitCode ?? -1), run)
+      : undefined;
+    if (reported !== undefined) throw reported;
     const failure = outcomeError(this, request, outcome, {
       idleTimeoutMs: this.idleTimeoutMs(request),
       stderrTail: recorder.stderrTail(4096),
     });
     if (failure !== undefined) throw failure;
-    const parsed = this.parseOutput({
-      stdout: recorder.stdoutTail,
-      stderr: recorder.stderrTail(),
-      exitCode: 0,
-    });
+    const succeeded = output(0);
+    const refused = this.classifyFailure?.(succeeded, run);
+    if (refused !== undefined) throw refused;
+    const parsed = this.parseOutput(succeeded, run);
     return {
       usage: parsed.usage ?? null,
       sessionId: parsed.sessionId,
@@ -322,7 +388,20 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     };
   }
 
+  /** The request with `droppedVariables` removed from its environment (credential variables kept). */
+  private withoutDroppedVariables(request: CoderV1Request): CoderV1Request {
+    const dropped = this.droppedVariables;
+    if (dropped === undefined) return request;
+    const keep = this.credentials.envVars;
+    const env = Object.fromEntries(
+      Object.entries(request.env).filter(([name]) => keep.includes(name) || !dropped.test(name)),
+    );
+    return { ...request, env };
+  }
+
   private idleTimeoutMs(request: CoderV1Request): number {
+    // NOTE: a quiet CLI prints nothing until its result, so only the wall-clock limit can apply.
+    if (this.quietUntilDone) return Math.max(request.timeoutMs, request.idleTimeoutMs ?? 0);
     return request.idleTimeoutMs ?? this.settings.defaultIdleTimeoutMs ?? 600_000;
   }
 
@@ -331,23 +410,14 @@ export abstract class SubprocessCoderAdapter extends InPlaceCoderAdapter<Subproc
     binaryPath: string,
     env: Readonly<Record<string, string>>,
   ): Promise<string | undefined> {
-    const probe = await probeExecutableVersion(binaryPath, this.versionArgs, {
-      env,
-      timeoutMs: this.settings.versionProbeTimeoutMs ?? 10_000,
-      parseVersion: (text) => this.parseVersion(text),
-    });
+    const probeEnvironment = this.probeEnvironment?.bind(this);
+    const probe = await withProbeEnvironment(this.id, env, probeEnvironment, (probeEnv) =>
+      probeExecutableVersion(binaryPath, this.versionArgs, {
+        env: probeEnv,
+        timeoutMs: this.settings.versionProbeTimeoutMs ?? 10_000,
+        parseVersion: (text) => this.parseVersion(text),
+      }),
+    );
     return probe.version;
   }
-}
-
-/**
- * The job's private HOME (`request.homeDirectory`) and, inside a sandbox, its private TMPDIR, so a CLI
- * never falls back to the user's own. `buildEnv` may still set either for a reason of its own.
- */
-function privateDirectories(request: CoderV1Request): Record<string, string> {
-  const tmp = request.sandbox?.environment.TMPDIR;
-  return {
-    ...(request.homeDirectory === undefined ? {} : { HOME: request.homeDirectory }),
-    ...(tmp === undefined ? {} : { TMPDIR: tmp }),
-  };
 }

@@ -1,3 +1,4 @@
+export type { CoderRegistrationV1 } from './coder-registration-v1.js';
 export type { CoderAdapterV1, CoderV1Kind } from './coder-v1.js';
 export type { CoderV1Availability, CoderV1AvailabilityOptions } from './coder-v1-availability.js';
 export type { CoderV1Credentials } from './coder-v1-credentials.js';

@@ -89,7 +89,11 @@ export class LateBinaryCheckCoder extends ExampleCoder {
     } catch (error) {
       if (!CoderNotInstalledError.isInstance(error)) throw error;
       const configured = request.coderConfig.binary;
-      return { binaryPath: typeof configured === 'string' ? configured : this.binary, version: undefined };
+      return {
+        binaryPath: typeof configured === 'string' ? configured : this.binary,
+        version: undefined,
+        config: request.coderConfig,
+      };
     }
   }
 }
@@ -103,7 +107,11 @@ export class KeyOnlyInAvailabilityCoder extends ExampleCoder {
       if (!CoderCredentialsMissingError.isInstance(error)) throw error;
       const configured = request.coderConfig.binary;
       const wanted = typeof configured === 'string' ? configured : this.binary;
-      return { binaryPath: findExecutable(wanted, request.env.PATH) ?? wanted, version: undefined };
+      return {
+        binaryPath: findExecutable(wanted, request.env.PATH) ?? wanted,
+        version: undefined,
+        config: request.coderConfig,
+      };
     }
   }
 }
