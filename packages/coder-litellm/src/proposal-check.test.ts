@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnodoError } from '@snodo/coder-sdk';
+import { ProposalPathRefusedError } from '@snodo/coder-sdk';
 import { type FakeLlm, startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProposalPathRefusedError } from '@snodo/coder-sdk';
 import { createLitellmCoder } from './litellm-adapter.js';
 import { checkProposals } from './proposal-check.js';
 import { DIALECT_CASES } from './testing/dialect-cases.js';

@@ -62,7 +62,10 @@ export interface CoderAdapterV1 {
   readonly supportsUsage?: boolean;
   /** The coder stops promptly when the request's `abortSignal` fires. */
   readonly supportsAbort?: boolean;
-  /** The coder can continue an earlier session (used by the fix loop when present). */
+  /**
+   * The coder can continue an earlier session. Declared for the future: snodo does not read it yet (each
+   * fix attempt is a fresh run given the findings), so setting it changes nothing today.
+   */
   readonly supportsResume?: boolean;
   /** The coder emits progress events through `request.emit` while it runs. */
   readonly supportsStreamingEvents?: boolean;
