@@ -1,0 +1,98 @@
+import { type CoderV1Result, SnodoMutationError, WorktreeNotCleanError } from '@snodo/coder-sdk';
+import { CoderContractViolationError } from '../errors.js';
+import { commitWithMessage, diffNameStatus, git, revParse, workingTreeStatus } from '../git/index.js';
+import { applyFileProposals } from '../workspace/index.js';
+import type { JobRun } from './job-run.js';
+import type { ResolvedCoder } from './stage-resolve.js';
+import { taskCommitMessage } from './task-commit-message.js';
+
+function isSnodoPath(path: string): boolean {
+  return path === '.snodo' || path.toLowerCase().startsWith('.snodo/');
+}
+
+/** Writes an engine-managed coder's proposals (paths confined to the worktree) and commits them. */
+export async function commitProposals(
+  run: JobRun,
+  coder: ResolvedCoder,
+  workspace: string,
+  result: CoderV1Result,
+): Promise<string | undefined> {
+  applyFileProposals(workspace, result.proposals ?? []);
+  const status = await workingTreeStatus(workspace);
+  if (status.length === 0) return undefined;
+  return commitWithMessage({
+    cwd: workspace,
+    stageAll: true,
+    message: taskCommitMessage({
+      jobId: run.jobId,
+      task: run.options.task,
+      coderId: coder.adapter.id,
+      coderVersion: result.cliVersion ?? coder.availability.version,
+    }),
+  });
+}
+
+/**
+ * Re-checks what the attempt left, whatever kind of coder ran: at most one new commit, which is the branch
+ * tip; nothing under `.snodo/`; a clean worktree. An adapter not built on the SDK is held to the contract
+ * here too.
+ */
+export async function checkAttempt(
+  coder: ResolvedCoder,
+  workspace: string,
+  headBefore: string,
+): Promise<{ commit?: string; changedFiles: string[] }> {
+  const head = await revParse(workspace, 'HEAD');
+  const count = Number(
+    (
+      await git(['rev-list', '--count', `${headBefore}..${head}`], { cwd: workspace, readOnly: true })
+    ).stdout.trim(),
+  );
+  const violation = (problem: string) =>
+    new CoderContractViolationError({
+      coderId: coder.adapter.id,
+      displayName: coder.adapter.displayName,
+      problem,
+    });
+  if (count > 1) throw violation(`the attempt added ${count} commits to the task branch instead of one`);
+  const changes = count === 0 ? [] : await diffNameStatus({ cwd: workspace, from: headBefore, to: head });
+  const touched = changes.flatMap((change) => [
+    change.path,
+    ...(change.previousPath ? [change.previousPath] : []),
+  ]);
+  const snodoPaths = touched.filter(isSnodoPath);
+  if (snodoPaths.length > 0) {
+    throw new SnodoMutationError({
+      coderId: coder.adapter.id,
+      displayName: coder.adapter.displayName,
+      paths: snodoPaths,
+    });
+  }
+  const leftover = await workingTreeStatus(workspace);
+  if (leftover.length > 0) {
+    throw new WorktreeNotCleanError({
+      workspace,
+      statusLines: leftover.map((entry) => `${entry.index}${entry.workTree} ${entry.path}`),
+    });
+  }
+  return count === 0
+    ? { changedFiles: [] }
+    : { commit: head, changedFiles: changes.map((change) => change.path).sort() };
+}
+
+/** An in-place coder that reports a commit must report the one the task branch is at. */
+export function assertReportedCommit(
+  coder: ResolvedCoder,
+  result: CoderV1Result,
+  checked: { commit?: string },
+  headBefore: string,
+): void {
+  if (coder.adapter.kind !== 'in-place' || result.commit === undefined || result.commit === checked.commit) {
+    return;
+  }
+  throw new CoderContractViolationError({
+    coderId: coder.adapter.id,
+    displayName: coder.adapter.displayName,
+    problem: `it reported commit ${result.commit} but the task branch is at ${checked.commit ?? headBefore}`,
+  });
+}
