@@ -1,490 +1,109 @@
-// The public API of @snodo/core, area by area. Each area's barrel lists its exports; this file names them
-// again so a reader sees the whole surface in one place. A type two areas share is exported once, from
-// the area that owns it (the protocol owns Severity and DisagreementPolicy).
+// @snodo/core's public API: the door (openProject → resolveSelection / planTask → runTask), the human
+// actions on jobs, and the types their results carry. Everything else is internal; tests import it by path.
 
+/** Every event type core appends, with its data: the audit log's vocabulary. */
 export type {
   AuditEventData,
   AuditEventDataByType,
   AuditEventType,
   SnodoAuditEvent,
 } from './audit-trail/audit-event-vocabulary.js';
-export {
-  AUDIT_CHECKPOINT_REF,
-  type AuditAnchorCheck,
-  type AuditAnchorSnapshot,
-  type AuditCheckpoint,
-  AuditLogBehindCheckpointError,
-  AuditLogMissingError,
-  AuditLogReplacedError,
-  type AuditResetOptions,
-  AuditResetRefusedError,
-  type AuditResetResult,
-  type AuditTamperFinding,
-  AuditTrail,
-  type AuditTrailOptions,
-  appendCheckpointToRef,
-  archivedAuditLogPath,
-  auditLogPath,
-  checkAuditAnchors,
-  checkpointStoreDirectory,
-  checkpointStorePath,
-  loadOrCreateSigningKey,
-  readCheckpointsFromRef,
-  remoteAuditRef,
-  repositoryCheckpointStorePath,
-  signingKeyDirectory,
-  snapshotAuditAnchors,
-} from './audit-trail/index.js';
+/** Where the audit log and the signing key live. */
+export { auditLogPath, signingKeyDirectory } from './audit-trail/audit-paths.js';
+// ── Audit ─────────────────────────────────────────────────────────────────────────────────────────────
+/** A repository's audit log as the pipeline uses it: append, checkpoint, verify. */
+export { AuditTrail } from './audit-trail/audit-trail.js';
+/** Whether one registered coder can run here, checked as a run checks it. */
 export { type CoderStatus, checkCoder } from './coders/check-coder.js';
-export {
-  type CoderModelMatch,
-  type CoderNameSource,
-  type CoderRegistration,
-  CoderRegistrationInvalidError,
-  type CoderRegistry,
-  type CoderRegistryOptions,
-  type CoderSettings,
-  type CommandCoderAdapterFactory,
-  type CommandCoderDefinition,
-  type CommandCoderOptions,
-  type CommandTemplatePlaceholder,
-  type CommandTemplateValues,
-  type ConfigCoderRegistrationsOptions,
-  checkCommandTemplate,
-  commandTemplatePlaceholders,
-  createCoderRegistry,
-  createCommandCoderRegistration,
-  createCommandTemplateAdapter,
-  createConfigCoderRegistrations,
-  createPackageCoderRegistration,
-  expandCommandTemplate,
-  findCoderByModel,
-  type PackageCoderRegistrationOptions,
-  type ResolveCoderNameInput,
-  type ResolvedCoderName,
-  type ResolvedCoderPackage,
-  resolveCoderName,
-  resolveCoderPackage,
-} from './coders/index.js';
-export {
-  CONFIG_FILE_NAME,
-  type CoderConfig,
-  ConfigInvalidError,
-  type ConfigKey,
-  ConfigKeyError,
-  ConfigStore,
-  type ConfigView,
-  coderSettingsSchema,
-  configFilePath,
-  detectProviderKeys,
-  type EnvironmentVariables,
-  expandTilde,
-  isSecretConfigValue,
-  LEGACY_CONFIG_KEYS,
-  LLM_ROLES,
-  type LlmRole,
-  type LlmRoleSettings,
-  type LoadedConfig,
-  type LoadedConfigSource,
-  listConfigKeys,
-  llmRoleSettingsSchema,
-  loadConfigFile,
-  type ModelPriceConfig,
-  maskConfigSecrets,
-  maskConfigValue,
-  maskSecret,
-  modelPriceSchema,
-  type ParsedConfig,
-  type ProviderConfig,
-  type ProviderKeyOptions,
-  parseConfig,
-  parseConfigValue,
-  providerSettingsSchema,
-  resolveConfigKey,
-  resolveSnodoHome,
-  type SnodoConfig,
-  type SnodoHomeOptions,
-  snodoConfigSchema,
-  worktreesDirectory,
-  writeConfigText,
-} from './config/index.js';
+// ── Coders, config, protocol ──────────────────────────────────────────────────────────────────────────
+/** A coder an application registers, and the registry `openProject` builds from them and from config. */
+export type { CoderRegistration } from './coders/coder-registration.js';
+export type { CoderRegistry } from './coders/coder-registry.js';
+/** The registrations config declares (`coders.<id>.package` or `.command`). */
+export { createConfigCoderRegistrations } from './coders/config-coder-registrations.js';
+export type { SnodoConfig } from './config/config-schema.js';
+/** The user's config file (`$SNODO_HOME/config.yml`): read, set, unset, with secrets masked on show. */
+export { ConfigStore } from './config/config-store.js';
+/** Provider keys found in the environment, names only (for doctor and init). */
+export { detectProviderKeys } from './config/detect-provider-keys.js';
+// ── Errors and version ────────────────────────────────────────────────────────────────────────────────
+/** Every error code core throws: `error.code` of a `SnodoError` from core is one of these. */
 export type { CoreErrorCode } from './errors.js';
-export { EventChannel } from './events/event-channel.js';
+/** Predicate names constraints may use without registering them. */
+export { BUILT_IN_PREDICATE_NAMES } from './gates/constraints/predicate-registry.js';
+/** The branch checked out in a repository (or the detached commit). */
+export { currentBranch } from './git/current-branch.js';
+/** A task workspace made or removed outside a run (benchmarks, embedders managing workspaces). */
+export { createTaskWorkspace } from './isolation/create-task-workspace.js';
+/** How a finished task lands on its base branch (`merge`, `ff-only`, `squash`, `none`). */
+export type { LandingStrategy } from './isolation/land-task-branch.js';
+export { removeTaskWorkspace } from './isolation/remove-task-workspace.js';
+/** Where a job's files are, and the directory of all jobs. */
+export { jobPaths, jobsDirectory } from './jobs/job-paths.js';
+// ── Jobs and the human actions on them ────────────────────────────────────────────────────────────────
+/** A job's `state.json`, its status, and the schemas `--json` output is checked against. */
 export {
-  type FileLockOptions,
-  LockTimeoutError,
-  withFileLock,
-  writeFileAtomic,
-} from './fs/index.js';
-export {
-  type AddedLine,
-  applySeverityCap,
-  assessRecoverability,
-  BUILT_IN_PREDICATE_NAMES,
-  buildJudgePrompt,
-  buildProtocolAdherencePrompt,
-  type CommandGateOptions,
-  classifyValidator,
-  compareSeverity,
-  createPredicateRegistry,
-  createScopeMatcher,
-  DEFAULT_COMMAND_TIMEOUT_SECONDS,
-  DEFAULT_EVALUATION_PHASE,
-  DEFAULT_GATE_CONCURRENCY,
-  DEFAULT_MAX_DIFF_CHARS,
-  DEFAULT_QUORUM_THRESHOLD,
-  DEFAULT_SECRET_PATTERNS,
-  type DetectedTestCommand,
-  type DiffContext,
-  type DiffFile,
-  type DiffFileStatus,
-  detectTestCommand,
-  type EvaluatePolicyOptions,
-  evaluateBuiltInGuards,
-  evaluateCommandGate,
-  evaluateConstraint,
-  evaluateJudgeGate,
-  evaluatePolicy,
-  expectedTestPath,
-  filesInScope,
-  formatFindingsForCoder,
-  type GateCommandRequest,
-  type GateCommandResult,
-  type GateCommandRunner,
-  type GateConstraintSpec,
-  type GateFinding,
-  type GateJudgeFunction,
-  type GateJudgeRequest,
-  type GateJudgeResponse,
-  type GateKind,
-  type GateModeProfile,
-  type GatePhase,
-  type GateRunContext,
-  type GateUsage,
-  type GateValidatorSpec,
-  type GateValidatorTooling,
-  type GateVerdict,
-  type HaltReason,
-  isRecoverable,
-  isSeverity,
-  isSnodoPath,
-  JUDGE_TYPES,
-  type JudgeGateOptions,
-  type JudgePrompt,
-  type JudgePromptInput,
-  judgeRole,
-  type LoadDiffContextOptions,
-  loadDiffContext,
-  maskSecretMatch,
-  noSecretsInDiff,
-  type PolicyAction,
-  type PolicyDecision,
-  type Predicate,
-  type PredicateContext,
-  type PredicateRegistry,
-  type PredicateResult,
-  type ProtocolAdherencePromptInput,
-  parseAddedLines,
-  type Recoverability,
-  type RecoverabilityOptions,
-  type RunGateCommandOptions,
-  type RunGatePhaseOptions,
-  runGateCommand,
-  runGatePhase,
-  SEVERITIES,
-  type SeverityCounts,
-  SNODO_MUTATION_GUARD_ID,
-  snodoMutationGuard,
-  type TestCommandDetection,
-  testsExistForModified,
-  type ValidatorRoute,
-} from './gates/index.js';
-export {
-  type CommitWithMessageOptions,
-  type CurrentBranch,
-  commitTree,
-  commitWithMessage,
-  compareAndSwapReference,
-  currentBranch,
-  type DiffNameStatusEntry,
-  diffNameStatus,
-  diffPatch,
-  fallbackIdentity,
-  findGitCommonDirectory,
-  findGitDirectory,
-  findRepositoryRoot,
-  GitCommandError,
-  type GitIdentity,
-  type GitOptions,
-  type GitResult,
-  git,
-  gitEnvironment,
-  hardeningArguments,
-  identityEnvironment,
-  isAncestor,
-  isWorkingTreeClean,
-  listWorktrees,
-  type MergeTreesResult,
-  mergeTrees,
-  NotAGitRepositoryError,
-  parseNameStatus,
-  parsePorcelainStatus,
-  parseWorktreeList,
-  resolveCommit,
-  resolveGitIdentity,
-  revParse,
-  type StatusEntry,
-  type WorktreeEntry,
-  workingTreeStatus,
-} from './git/index.js';
-export {
-  describeTamperFinding,
-  RepositoryGuard,
-  RepositoryTamperedError,
-  type TamperFinding,
-} from './guard/index.js';
-export {
-  assertWorkspaceIntact,
-  BaseBranchNotFoundError,
-  BaseBranchRequiredError,
-  type CreateTaskWorkspaceOptions,
-  type CurrentCheckoutWorkspace,
-  createTaskWorkspace,
-  ForeignWorkspaceError,
-  IsolationFailedError,
-  importTaskBranch,
-  isBranchMerged,
-  isProcessAlive,
-  type LandingOutcome,
-  type LandingStrategy,
-  type LandTaskBranchOptions,
-  type LandTaskBranchResult,
-  landingMessage,
-  landTaskBranch,
-  listTaskWorkspaces,
-  mergeLockFileName,
-  overlappingPaths,
-  type ParsedWorkspaceLockReason,
-  type PruneTaskWorkspaceResult,
-  type PruneTaskWorkspacesOptions,
-  parseWorkspaceLockReason,
-  projectDirectoryName,
-  pruneTaskWorkspaces,
-  type RemoveTaskWorkspaceOptions,
-  type RemoveTaskWorkspaceResult,
-  type RepositoryMergeLockOptions,
-  type ResolvedBaseBranch,
-  readWorkspaceMarker,
-  removeTaskWorkspace,
-  resolveBaseBranch,
-  type TaskWorkspace,
-  type TaskWorkspaceEntry,
-  type TaskWorkspaceLayout,
-  taskBranchName,
-  taskBranchPrefix,
-  taskSlug,
-  useCurrentCheckout,
-  WorkspaceBranchMismatchError,
-  WorkspaceLayoutUnsupportedError,
-  WorkspaceTamperedError,
-  WorktreeDirtyError,
-  withRepositoryMergeLock,
-  workspaceLockReason,
-  workspaceSandboxMounts,
-  workspaceUpdateCommand,
-  worktreeLockFileName,
-} from './isolation/index.js';
-export {
-  type AttemptRecord,
-  type CreatedJob,
-  createJob,
-  createJobId,
-  type DecisionRecord,
-  isJobId,
-  isSameProcessAlive,
-  JobNotFoundError,
-  type JobPaths,
   type JobState,
   type JobStatus,
-  type JobTask,
-  jobPaths,
   jobStateSchema,
   jobStatusSchema,
-  jobsDirectory,
-  jobTaskSchema,
-  listJobs,
-  processStartTimeMs,
-  type RoleUsage,
-  readJobState,
-  readJobTask,
-  reconcileInterruptedJobs,
   roleUsageSchema,
-  snodoDirectory,
-  updateJobState,
-  type VerdictRecord,
   verdictRecordSchema,
-} from './jobs/index.js';
-export {
-  type ForeignBaseCommit,
-  type RecoveredLanding,
-  recoverInterruptedLandings,
-} from './landing/index.js';
-export {
-  type MismatchedCoder,
-  ModelCoderMismatchError,
-  type ModelRoleConfig,
-  type ModelSource,
-  type ModelsConfig,
-  mockJudgingModel,
-  type ResolvedModel,
-  type ResolvedModels,
-  type ResolveModelsInput,
-  resolveModels,
-} from './models/index.js';
-export {
-  type Classification,
-  type CoderCatalog,
-  CoderContractViolationError,
-  type CoderCredentialLookup,
-  ensureRuntimeExclusions,
-  FLOW_TYPES,
-  type FlowType,
-  findMainCheckout,
-  flowTypeFromKeywords,
-  type JobEnding,
-  loadRunContext,
-  lookUpCoderCredentials,
-  ModeCannotChangeCodeError,
-  ModeUnknownError,
-  RUNTIME_EXCLUSIONS,
-  type RunContext,
-  type RunEvent,
-  type RunStage,
-  type RunTaskHandle,
-  type RunTaskOptions,
-  type RunTaskResult,
-  runTask,
-  taskCommitMessage,
-  toMicroDollars,
-  UsageLedger,
-  type UsageReport,
-} from './pipeline/index.js';
-export {
-  type ModeChoice,
-  type OpenProjectOptions,
-  openProject,
-  type Project,
-  type ProjectProtocol,
-  type ProjectRepository,
-  planTask,
-  resolveSelection,
-  type Selection,
-  type SelectionRequest,
-  type Sourced,
-  type TaskDecisions,
-  type TaskPlan,
-  type TaskRequest,
-} from './project/index.js';
-export {
-  BUILT_IN_VALIDATOR_TYPES,
-  checkWellFormedness,
-  closestMatch,
-  constraintIdPattern,
-  constraintsForMode,
-  countSourceIssues,
-  DEFAULT_KNOWN_PREDICATES,
-  DEFAULT_PROTOCOL_TEMPLATE,
-  type DisagreementPolicy,
-  type DocumentPath,
-  didYouMean,
-  disagreementPolicySchema,
-  type EvaluationPhase,
-  editDistance,
-  evaluationPhaseSchema,
-  findMode,
-  findNode,
-  findUnknownKeys,
-  formatDocumentPath,
-  formatSourceIssue,
-  formatSourceIssues,
-  isProtocolTemplateName,
-  LEGACY_EXECUTION_KEYS,
-  LEGACY_PROTOCOL_KEYS,
-  type LoadedProtocol,
-  type LoadProtocolOptions,
-  loadProtocol,
-  type ParseProtocolOptions,
-  type PathIssue,
-  PROTOCOL_TEMPLATE_NAMES,
-  type Protocol,
-  type ProtocolConstraint,
-  type ProtocolExecution,
-  ProtocolInvalidError,
-  type ProtocolIssue,
-  type ProtocolMode,
-  ProtocolNotFoundError,
-  type ProtocolRole,
-  type ProtocolTemplateName,
-  ProtocolTemplateUnknownError,
-  type ProtocolValidator,
-  parseProtocol,
-  parseYamlSource,
-  positionIssue,
-  protocolConstraintSchema,
-  protocolExecutionSchema,
-  protocolModeSchema,
-  protocolRoleSchema,
-  protocolSchema,
-  protocolTemplates,
-  protocolValidatorSchema,
-  READ_ONLY_VALIDATOR_TOOLS,
-  renderProtocolTemplate,
-  type Severity,
-  type SourceIssue,
-  severitySchema,
-  sortSourceIssues,
-  type UnknownKey,
-  type ValidatorTooling,
-  validatorsForMode,
-  validatorToolingSchema,
-  type WellFormednessOptions,
-  type YamlSource,
-} from './protocol/index.js';
-export {
-  detectSandbox,
-  resolveSandboxSetting,
-  type SandboxAvailability,
-  type SandboxMode,
-  type SandboxSetting,
-  SandboxUnavailableError,
-} from './sandbox/index.js';
-export {
-  type AbandonResult,
-  abandonJob,
-  approveJob,
-  type CheckpointSources,
-  type ContinueJobOptions,
-  diffJob,
-  exportJobAttestation,
-  JobActionRefusedError,
-  type JobDetails,
-  type JobDiff,
-  mergeJob,
-  openTaskScope,
-  type PruneJobResult,
-  pruneJobs,
-  type RepositoryAuditVerification,
-  readRepositoryAudit,
-  recordedWorkspace,
-  rejectJob,
-  showJob,
-  type TaskCommandOptions,
-  type TaskScope,
-  verifyRepositoryAudit,
-} from './tasks/index.js';
+} from './jobs/job-state.js';
+/** Every job of a repository, and one job's state. */
+export { listJobs, readJobState } from './jobs/job-store.js';
+/** The typed events a run streams (`stage-start`, `gate-verdict`, `coder-output`, `usage`, `job-end`…). */
+export type { RunEvent, RunStage } from './pipeline/run-event.js';
+/** Runs one task through the governed pipeline: its events as they happen, its result at the end. */
+export { type RunTaskHandle, runTask } from './pipeline/run-task.js';
+/** What `runTask` is asked to do, and the coders an application makes available to it. */
+export type { CoderCatalog, RunTaskOptions } from './pipeline/run-task-options.js';
+/** How a run ended (`status`, `outcome`, the landing, usage). */
+export type { RunTaskResult } from './pipeline/run-task-result.js';
+/** The mode a plan chose and why; a decision with its source. */
+export type { ModeChoice } from './project/choose-mode.js';
+export type { Sourced } from './project/coder-timeout.js';
+// ── The door ──────────────────────────────────────────────────────────────────────────────────────────
+/** Opens the project snodo was started in, once: config, coder registry, protocol, repository, sandbox. */
+export { findMainCheckout, type OpenProjectOptions, openProject } from './project/open-project.js';
+/** Everything a run would do, computed by the run's own code; refuses bad input before any job exists. */
+export { planTask } from './project/plan-task.js';
+/** What `openProject` returns, and the protocol and repository as it found them. */
+export type { Project, ProjectProtocol, ProjectRepository } from './project/project.js';
+/** The coder and every model role, each with its source, in one call. */
+export { resolveSelection, type Selection, type SelectionRequest } from './project/resolve-selection.js';
+/** A task request, the decisions taken before a job exists, and the full plan `--dry-run` prints. */
+export type { TaskDecisions, TaskPlan, TaskRequest } from './project/task-plan.js';
+/** Loads and checks a protocol file (`snodo protocol validate` names any file). */
+export { loadProtocol } from './protocol/load-protocol.js';
+/** A protocol that does not load: every problem with its file, line and column. */
+export { ProtocolInvalidError } from './protocol/protocol-invalid-error.js';
+export type { ProtocolMode } from './protocol/protocol-mode-schema.js';
+/** The protocol and one of its modes, as parsed. */
+export type { Protocol } from './protocol/protocol-schema.js';
+/** The protocol `snodo init` writes, and the named templates. */
+export { DEFAULT_PROTOCOL_TEMPLATE, renderProtocolTemplate } from './protocol/protocol-templates.js';
+/** One problem found in a YAML source, and its one-line rendering. */
+export { formatSourceIssue, type SourceIssue } from './protocol/source-issue.js';
+/** The sandbox setting a protocol and config combine to (for doctor). */
+export { resolveSandboxSetting } from './sandbox/sandbox-setting.js';
+/** A human abandons a job and its workspace. */
+export { abandonJob } from './tasks/abandon-job.js';
+/** A human approves an escalated job: the pipeline continues from where it stopped. */
+export { approveJob } from './tasks/approve-job.js';
+/** `snodo audit show | verify | export`: read, verify with its anchors, export a job as an attestation. */
+export { exportJobAttestation, readRepositoryAudit, verifyRepositoryAudit } from './tasks/audit-tasks.js';
+/** A job's change against its base (`snodo task diff`). */
+export { diffJob } from './tasks/diff-job.js';
+/** A human lands a kept branch. */
+export { mergeJob } from './tasks/merge-job.js';
+/** Removes finished jobs' workspaces and branches (`snodo task prune`). */
+export { pruneJobs } from './tasks/prune-jobs.js';
+/** A human rejects a halted job. */
+export { rejectJob } from './tasks/reject-job.js';
+/** A job with its task, attempts, verdicts and decisions (`snodo task show`). */
+export { type JobDetails, showJob } from './tasks/show-job.js';
+/** What every `snodo task …` action needs (the repository, the actor), and opening it. */
+export { openTaskScope, type TaskCommandOptions } from './tasks/task-scope.js';
+/** This package's version (recorded in the audit log's genesis). */
 export { SNODO_VERSION } from './version.js';
-export {
-  applyFileProposals,
-  ProposalPathRefusedError,
-  resolveWritePath,
-} from './workspace/index.js';
