@@ -5,6 +5,6 @@ export default defineProject({
     name: '@snodo/llm',
     include: ['src/**/*.test.ts'],
     // NOTE: the AI SDK prints call warnings to the console through a global, not an environment variable.
-    setupFiles: ['./src/test-support/silence-ai-sdk-warnings.ts'],
+    setupFiles: ['./src/testing/silence-ai-sdk-warnings.ts'],
   },
 });

@@ -13,8 +13,8 @@ import { AuditOptionsError } from './errors.js';
 import { openAuditLog } from './open-audit-log.js';
 import { readAuditEvents } from './read-audit-events.js';
 import { createSigningKey } from './signing-key.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { testRepository } from './test-support/test-repository.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { testRepository } from './testing/test-repository.js';
 
 describe('attestation export', () => {
   const directory = useTemporaryDirectory();

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAuditLog } from './open-audit-log.js';
 import { snapshotAuditLog } from './snapshot-audit-log.js';
-import { spawnAppendWorker, waitForExit, waitForLine } from './test-support/spawn-worker.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { readLines, writeTestLog } from './test-support/write-test-log.js';
+import { spawnAppendWorker, waitForExit, waitForLine } from './testing/spawn-worker.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { readLines, writeTestLog } from './testing/write-test-log.js';
 import { verifyAuditLogGrowth } from './verify-audit-log-growth.js';
 
 describe('snapshotAuditLog and verifyAuditLogGrowth', () => {

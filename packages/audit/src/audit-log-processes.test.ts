@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from './audit-event.js';
 import { openAuditLog } from './open-audit-log.js';
 import { readAuditEvents } from './read-audit-events.js';
-import { spawnAppendWorker, waitForExit, waitForLine } from './test-support/spawn-worker.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { readLines } from './test-support/write-test-log.js';
+import { spawnAppendWorker, waitForExit, waitForLine } from './testing/spawn-worker.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { readLines } from './testing/write-test-log.js';
 import { verifyAuditLog } from './verify-audit-log.js';
 
 describe('audit log across OS processes', () => {

@@ -8,9 +8,9 @@ import { AuditOptionsError } from './errors.js';
 import { openAuditLog } from './open-audit-log.js';
 import { readLogGenesis } from './read-log-genesis.js';
 import { createSigningKey } from './signing-key.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { testRepository } from './test-support/test-repository.js';
-import { writeTestLog } from './test-support/write-test-log.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { testRepository } from './testing/test-repository.js';
+import { writeTestLog } from './testing/write-test-log.js';
 import { verifyAuditLog } from './verify-audit-log.js';
 
 describe('resetAuditLog', () => {

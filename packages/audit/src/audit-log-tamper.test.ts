@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLogRewrittenError } from './errors/audit-log-rewritten-error.js';
 import { openAuditLog } from './open-audit-log.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { testRepository } from './test-support/test-repository.js';
-import { readLines } from './test-support/write-test-log.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { testRepository } from './testing/test-repository.js';
+import { readLines } from './testing/write-test-log.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {

@@ -8,9 +8,9 @@ import { AuditWriteError } from './errors/audit-write-error.js';
 import { AuditOptionsError } from './errors.js';
 import { openAuditLog } from './open-audit-log.js';
 import { readAuditEvents } from './read-audit-events.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { testRepository } from './test-support/test-repository.js';
-import { readLines, writeLines, writeTestLog } from './test-support/write-test-log.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { testRepository } from './testing/test-repository.js';
+import { readLines, writeLines, writeTestLog } from './testing/write-test-log.js';
 import { verifyAuditLog } from './verify-audit-log.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

@@ -12,9 +12,9 @@ import { AuditCheckpointError } from './errors.js';
 import { serializeEvent } from './event-hash.js';
 import { openAuditLog } from './open-audit-log.js';
 import { createSigningKey } from './signing-key.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { testRepository } from './test-support/test-repository.js';
-import { readLines, writeLines } from './test-support/write-test-log.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { testRepository } from './testing/test-repository.js';
+import { readLines, writeLines } from './testing/write-test-log.js';
 import { verifyAuditLog } from './verify-audit-log.js';
 
 describe('signed checkpoints', () => {

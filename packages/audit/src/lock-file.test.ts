@@ -14,7 +14,7 @@ import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuditLockTimeoutError } from './errors/audit-lock-timeout-error.js';
 import { withLockFile } from './lock-file.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
 
 const options = { timeoutMs: 2_000, staleMs: 30_000 };
 const children: ReturnType<typeof spawn>[] = [];

@@ -5,9 +5,9 @@ import type { AuditEvent } from './audit-event.js';
 import { AuditOptionsError } from './errors.js';
 import { openAuditLog } from './open-audit-log.js';
 import { Redactor } from './redactor.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { testRepository } from './test-support/test-repository.js';
-import { readLines } from './test-support/write-test-log.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { testRepository } from './testing/test-repository.js';
+import { readLines } from './testing/write-test-log.js';
 import { verifyAuditLog } from './verify-audit-log.js';
 
 const canary = 'sk-CANARY+test/key=42&more secret';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AuditKeyPermissionError } from './errors/audit-key-permission-error.js';
 import { AuditKeyError } from './errors.js';
 import { createSigningKey, keyIdOf, loadPublicKey, loadSigningKey } from './signing-key.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
 
 describe('signing keys', () => {
   const directory = useTemporaryDirectory();

@@ -6,8 +6,8 @@ import { ChainVerifier } from './chain-verifier.js';
 import { AuditFileError } from './errors.js';
 import { serializeEvent } from './event-hash.js';
 import { LineScanner } from './line-scanner.js';
-import { useTemporaryDirectory } from './test-support/temporary-directory.js';
-import { readLines, writeLines, writeTestLog } from './test-support/write-test-log.js';
+import { useTemporaryDirectory } from './testing/temporary-directory.js';
+import { readLines, writeLines, writeTestLog } from './testing/write-test-log.js';
 import { verifyAuditLog } from './verify-audit-log.js';
 
 /** Re-serialises an event with a valid hash, as a forger without any key can. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LlmOutputInvalidError } from './errors.js';
 import { generateStructured } from './generate-structured.js';
 import { resolveModel } from './resolve-model.js';
-import { type FakeLlmServer, startFakeLlmServer } from './test-support/fake-llm-server.js';
+import { type FakeLlmServer, startFakeLlmServer } from './testing/fake-llm-server.js';
 
 let server: FakeLlmServer;
 

@@ -6,7 +6,7 @@ import { LlmCallAbortedError } from './errors.js';
 import { generateVerdict } from './generate-verdict.js';
 import type { LlmSettings } from './llm-settings.js';
 import { lookupPrice } from './price-catalog.js';
-import { type FakeLlmServer, startFakeLlmServer } from './test-support/fake-llm-server.js';
+import { type FakeLlmServer, startFakeLlmServer } from './testing/fake-llm-server.js';
 
 let server: FakeLlmServer;
 
