@@ -1,16 +1,15 @@
 import { join, relative, resolve } from 'node:path';
 import {
   BUILT_IN_PREDICATE_NAMES,
-  ConfigStore,
-  createConfigCoderRegistrations,
   findMainCheckout,
   formatSourceIssue,
   loadProtocol,
+  openProject,
   ProtocolInvalidError,
   type SourceIssue,
 } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
-import { builtInCoderRegistrations } from '../../coders/built-in-coders.js';
+import { builtInCoders } from '../../coders/built-in-coders.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 
 /** The flags of `snodo protocol validate`. */
@@ -19,15 +18,15 @@ export interface ValidateProtocolFlags {
   readonly json?: boolean | undefined;
 }
 
-/** The coder ids a protocol may name: the built-in ones and those declared in config. */
-function registeredCoderIds(context: CliContext, repositoryRoot: string | undefined): string[] {
-  const store = ConfigStore.fromEnvironment({ env: context.env, homedir: context.homeDirectory });
-  const { config } = store.load();
-  const declared = createConfigCoderRegistrations({
-    coders: config.coders,
-    resolveFrom: repositoryRoot === undefined ? [] : [repositoryRoot],
+/** The coder ids a protocol may name: the registry core builds (built-in coders and those in config). */
+async function registeredCoderIds(context: CliContext): Promise<string[]> {
+  const project = await openProject({
+    cwd: context.cwd,
+    env: context.env,
+    homeDirectory: context.homeDirectory,
+    coders: builtInCoders,
   });
-  return [...builtInCoderRegistrations, ...declared].map((registration) => registration.id);
+  return project.registry.list().map((registration) => registration.id);
 }
 
 /**
@@ -40,18 +39,10 @@ export async function validateProtocolAction(
   path: string | undefined,
   flags: ValidateProtocolFlags,
 ): Promise<number> {
-  let repositoryRoot: string | undefined;
-  let file: string;
-  if (path === undefined) {
-    repositoryRoot = (await findMainCheckout(context.cwd)).root;
-    file = join(repositoryRoot, '.snodo', 'protocol.yml');
-  } else {
-    file = resolve(context.cwd, path);
-    repositoryRoot = await findMainCheckout(context.cwd).then(
-      (found) => found.root,
-      () => undefined,
-    );
-  }
+  const file =
+    path === undefined
+      ? join((await findMainCheckout(context.cwd)).root, '.snodo', 'protocol.yml')
+      : resolve(context.cwd, path);
   const shown = relative(context.cwd, file) || file;
   let issues: readonly SourceIssue[];
   let summary: string | undefined;
@@ -59,7 +50,7 @@ export async function validateProtocolAction(
     const loaded = await loadProtocol(file, {
       fileName: shown,
       strict: flags.strict === true,
-      registeredCoders: registeredCoderIds(context, repositoryRoot),
+      registeredCoders: await registeredCoderIds(context),
       knownPredicates: [...BUILT_IN_PREDICATE_NAMES],
     });
     issues = loaded.warnings;
