@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { join } from 'node:path';
 import { GENESIS_PREV, openAuditLog, readLogGenesis, serializeEvent } from '@snodo/audit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPipelineFixture, type PipelineFixture } from '../pipeline/testing/pipeline-fixture.js';
 import { verifyRepositoryAudit } from '../tasks/audit-tasks.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 import { auditLogPath } from './audit-paths.js';
 
 // The attacks of issue 11 on the audit log's anchors, as a coder running as the same user would make

@@ -3,8 +3,8 @@ import { appendFileSync, existsSync, readFileSync, rmSync, truncateSync, writeFi
 import { join } from 'node:path';
 import { canonicalJson, readCheckpoints } from '@snodo/audit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPipelineFixture, type PipelineFixture } from '../pipeline/testing/pipeline-fixture.js';
 import { verifyRepositoryAudit } from '../tasks/audit-tasks.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 import { auditLogPath, checkpointStoreDirectory, repositoryCheckpointStorePath } from './audit-paths.js';
 import { checkAuditAnchors } from './check-audit-anchors.js';
 import { appendCheckpointToRef } from './checkpoint-ref.js';

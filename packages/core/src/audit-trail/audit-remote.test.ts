@@ -3,8 +3,8 @@ import { readFileSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAuditLog } from '@snodo/audit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPipelineFixture, type PipelineFixture } from '../pipeline/testing/pipeline-fixture.js';
 import { verifyRepositoryAudit } from '../tasks/audit-tasks.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 import { auditLogPath } from './audit-paths.js';
 import { AuditTrail } from './audit-trail.js';
 

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAuditLog, readLogGenesis } from '@snodo/audit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPipelineFixture, type PipelineFixture } from '../pipeline/testing/pipeline-fixture.js';
 import { resetRepositoryAudit, verifyRepositoryAudit } from '../tasks/audit-tasks.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 import { archivedAuditLogPath, auditLogPath } from './audit-paths.js';
 
 let fixture: PipelineFixture;

@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  commitAndDiff,
+  createTemporaryRepository,
+  type TemporaryRepository,
+} from '../testing/temporary-repository.js';
 import type { GateCommandRunner } from './commands/gate-command-runner.js';
 import type { DiffContext } from './constraints/diff-context.js';
 import type { GateValidatorSpec } from './gate-validator-spec.js';
@@ -7,11 +12,6 @@ import type { GateVerdict } from './gate-verdict.js';
 import type { GateJudgeFunction, GateJudgeRequest } from './judges/gate-judge-function.js';
 import { evaluatePolicy } from './policy/evaluate-policy.js';
 import { runGatePhase } from './run-gate-phase.js';
-import {
-  commitAndDiff,
-  createTemporaryRepository,
-  type TemporaryRepository,
-} from './testing/temporary-repository.js';
 
 let repository: TemporaryRepository;
 afterEach(() => repository?.remove());

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
 import { readLandingJournals } from '../landing/index.js';
-import { leaveAGrandchildAndHang } from './testing/attacks.js';
-import { createHostileFixture, type HostileFixture, noProcessMatches } from './testing/hostile-coder.js';
-import { createPipelineFixture, type PipelineFixture } from './testing/pipeline-fixture.js';
-import { processMatches, startRunnerProcess, waitForCoderProcess } from './testing/runner-process.js';
+import { leaveAGrandchildAndHang } from '../testing/attacks.js';
+import { createHostileFixture, type HostileFixture, noProcessMatches } from '../testing/hostile-coder.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
+import { processMatches, startRunnerProcess, waitForCoderProcess } from '../testing/runner-process.js';
 
 // Snodo itself killed with SIGKILL at the worst moments (issue 11, items 1 and 5).
 

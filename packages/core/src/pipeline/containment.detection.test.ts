@@ -13,13 +13,13 @@ import {
   poisonTheGlobalGitConfig,
   stealTheKeys,
   wipeTheAuditTrail,
-} from './testing/attacks.js';
+} from '../testing/attacks.js';
 import {
   CANARY_API_KEY,
   createHostileFixture,
   type HostileFixture,
   noProcessMatches,
-} from './testing/hostile-coder.js';
+} from '../testing/hostile-coder.js';
 
 // Issue 11, second line of containment: with `execution.sandbox: off` the coder runs with the user's full
 // powers, so the escapes succeed, but snodo sees them afterwards — the job halts, says what changed, puts

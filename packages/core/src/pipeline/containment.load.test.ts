@@ -7,7 +7,7 @@ import {
   type HostileFixture,
   noProcessMatches,
   sandboxMissing,
-} from './testing/hostile-coder.js';
+} from '../testing/hostile-coder.js';
 
 // The sandbox under load and under a coder that misbehaves without attacking (issue 11, tests).
 

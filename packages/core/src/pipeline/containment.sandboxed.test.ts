@@ -17,14 +17,14 @@ import {
   switchBranches,
   wipeTheAuditTrail,
   writeOutsideTheWorkspace,
-} from './testing/attacks.js';
+} from '../testing/attacks.js';
 import {
   CANARY_API_KEY,
   createHostileFixture,
   type HostileFixture,
   noProcessMatches,
   sandboxMissing,
-} from './testing/hostile-coder.js';
+} from '../testing/hostile-coder.js';
 
 // Issue 11, first line of containment: every escape a hostile coder tried against snodo fails inside the
 // sandbox, and the job goes on as if the coder had only made its harmless change.

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { MockCoderAdapterV1 } from '@snodo/coder-sdk/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
-import { sandboxMissing } from './testing/hostile-coder.js';
+import { sandboxMissing } from '../testing/hostile-coder.js';
 import {
   createPipelineFixture,
   type PipelineFixture,
   registrationFor,
   testProtocol,
-} from './testing/pipeline-fixture.js';
+} from '../testing/pipeline-fixture.js';
 
 // `execution.sandbox: auto | required | off` (issue 11, item 2): what each does where bubblewrap works, where
 // it does not (simulated with SNODO_SANDBOX_EXECUTABLE pointing at nothing), and what config may change.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
-import { createPipelineFixture, type PipelineFixture } from './testing/pipeline-fixture.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 
 const twoModes = `protocol_id: routing
 name: Routing

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
-import { sandboxMissing } from './testing/hostile-coder.js';
-import { createPipelineFixture, type PipelineFixture, testProtocol } from './testing/pipeline-fixture.js';
+import { sandboxMissing } from '../testing/hostile-coder.js';
+import { createPipelineFixture, type PipelineFixture, testProtocol } from '../testing/pipeline-fixture.js';
 
 // A separate OS process runs the pipeline from the built package, as the CLI does; the test kills it with
 // SIGKILL while its coder (a config-declared command coder) is running.

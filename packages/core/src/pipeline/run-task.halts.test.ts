@@ -5,7 +5,7 @@ import { MockCoderAdapterV1 } from '@snodo/coder-sdk/test';
 import { startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
-import { createPipelineFixture, type PipelineFixture, registrationFor } from './testing/pipeline-fixture.js';
+import { createPipelineFixture, type PipelineFixture, registrationFor } from '../testing/pipeline-fixture.js';
 
 let fixture: PipelineFixture;
 beforeEach(() => {

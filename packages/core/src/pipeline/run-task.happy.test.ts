@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
-import { createPipelineFixture, type PipelineFixture } from './testing/pipeline-fixture.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 
 let fixture: PipelineFixture;
 beforeEach(() => {

@@ -10,7 +10,7 @@ import {
   mockRegistration,
   type PipelineFixture,
   registrationFor,
-} from './testing/pipeline-fixture.js';
+} from '../testing/pipeline-fixture.js';
 
 let fixture: PipelineFixture;
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJobState, readJobTask } from '../jobs/index.js';
-import { createPipelineFixture, type PipelineFixture } from './testing/pipeline-fixture.js';
+import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 
 // Issue 11, item 6: a provider key from the environment pasted into a task never reaches the audit log, a
 // commit subject, a branch name or the job's files (config keys already did not).

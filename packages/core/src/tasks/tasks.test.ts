@@ -8,7 +8,7 @@ import {
   mockRegistration,
   type PipelineFixture,
   testProtocol,
-} from '../pipeline/testing/pipeline-fixture.js';
+} from '../testing/pipeline-fixture.js';
 import {
   abandonJob,
   approveJob,

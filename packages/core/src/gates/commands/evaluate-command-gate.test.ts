@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitUntilGone } from '../testing/process-liveness.js';
+import { waitUntilGone } from '../../testing/process-liveness.js';
 import { evaluateCommandGate } from './evaluate-command-gate.js';
 import type { GateCommandRequest, GateCommandRunner } from './gate-command-runner.js';
 import { runGateCommand } from './run-gate-command.js';

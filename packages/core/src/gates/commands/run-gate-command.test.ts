@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CoderV1Sandbox, probeSandbox } from '@snodo/coder-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitUntilGone } from '../testing/process-liveness.js';
+import { waitUntilGone } from '../../testing/process-liveness.js';
 import { runGateCommand } from './run-gate-command.js';
 
 let directory: string;

@@ -5,7 +5,7 @@ import {
   commitAndDiff,
   createTemporaryRepository,
   type TemporaryRepository,
-} from '../testing/temporary-repository.js';
+} from '../../testing/temporary-repository.js';
 import { knownSecretsGuard } from './known-secrets-guard.js';
 import { workspaceSymlinkGuard } from './workspace-symlink-guard.js';
 

@@ -3,7 +3,7 @@ import {
   commitAndDiff,
   createTemporaryRepository,
   type TemporaryRepository,
-} from '../testing/temporary-repository.js';
+} from '../../testing/temporary-repository.js';
 import { evaluateBuiltInGuards, evaluateConstraint } from './evaluate-constraint.js';
 import { BUILT_IN_PREDICATE_NAMES, createPredicateRegistry } from './predicate-registry.js';
 

@@ -3,7 +3,7 @@ import {
   commitAndDiff,
   createTemporaryRepository,
   type TemporaryRepository,
-} from '../testing/temporary-repository.js';
+} from '../../testing/temporary-repository.js';
 import { createScopeMatcher, filesInScope } from './files-in-scope.js';
 
 let repository: TemporaryRepository;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTemporaryRepository, type TemporaryRepository } from '../testing/temporary-repository.js';
+import { createTemporaryRepository, type TemporaryRepository } from '../../testing/temporary-repository.js';
 import { loadDiffContext, parseNameStatus } from './load-diff-context.js';
 
 let repository: TemporaryRepository;

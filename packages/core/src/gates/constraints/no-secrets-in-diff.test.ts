@@ -3,7 +3,7 @@ import {
   commitAndDiff,
   createTemporaryRepository,
   type TemporaryRepository,
-} from '../testing/temporary-repository.js';
+} from '../../testing/temporary-repository.js';
 import { DEFAULT_SECRET_PATTERNS, maskSecretMatch, noSecretsInDiff } from './no-secrets-in-diff.js';
 
 let repository: TemporaryRepository;

@@ -3,7 +3,7 @@ import {
   commitAndDiff,
   createTemporaryRepository,
   type TemporaryRepository,
-} from '../testing/temporary-repository.js';
+} from '../../testing/temporary-repository.js';
 import { isSnodoPath, snodoMutationGuard } from './snodo-mutation-guard.js';
 
 let repository: TemporaryRepository;

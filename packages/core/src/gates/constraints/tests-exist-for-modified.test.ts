@@ -3,7 +3,7 @@ import {
   commitAndDiff,
   createTemporaryRepository,
   type TemporaryRepository,
-} from '../testing/temporary-repository.js';
+} from '../../testing/temporary-repository.js';
 import { expectedTestPath, testsExistForModified } from './tests-exist-for-modified.js';
 
 let repository: TemporaryRepository;

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DiffContext } from '../constraints/diff-context.js';
-import type { GateVerdict } from '../gate-verdict.js';
-import { applySeverityCap } from '../policy/apply-severity-cap.js';
-import { evaluatePolicy } from '../policy/evaluate-policy.js';
 import {
   commitAndDiff,
   createTemporaryRepository,
   type TemporaryRepository,
-} from '../testing/temporary-repository.js';
+} from '../../testing/temporary-repository.js';
+import type { DiffContext } from '../constraints/diff-context.js';
+import type { GateVerdict } from '../gate-verdict.js';
+import { applySeverityCap } from '../policy/apply-severity-cap.js';
+import { evaluatePolicy } from '../policy/evaluate-policy.js';
 import { evaluateJudgeGate } from './evaluate-judge-gate.js';
 import type { GateJudgeFunction, GateJudgeRequest } from './gate-judge-function.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { verdict } from '../../testing/verdict.js';
 import type { GateVerdict } from '../gate-verdict.js';
-import { verdict } from '../testing/verdict.js';
 import { applySeverityCap } from './apply-severity-cap.js';
 import { assessRecoverability, isRecoverable } from './assess-recoverability.js';
 import { evaluatePolicy } from './evaluate-policy.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verdict } from '../testing/verdict.js';
+import { verdict } from '../../testing/verdict.js';
 import { type DisagreementPolicy, evaluatePolicy } from './evaluate-policy.js';
 
 const pass = (id: string) => verdict(id, 'pass');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verdict } from '../testing/verdict.js';
+import { verdict } from '../../testing/verdict.js';
 import { applySeverityCap } from './apply-severity-cap.js';
 import { formatFindingsForCoder } from './format-findings-for-coder.js';
 

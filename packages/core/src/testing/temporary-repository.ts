@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { DiffContext } from '../constraints/diff-context.js';
-import { loadDiffContext } from '../constraints/load-diff-context.js';
+import type { DiffContext } from '../gates/constraints/diff-context.js';
+import { loadDiffContext } from '../gates/constraints/load-diff-context.js';
 
 /** A throwaway git repository for tests, independent of the machine's git config. */
 export interface TemporaryRepository {

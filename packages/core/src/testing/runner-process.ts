@@ -2,14 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readJobState } from '../../jobs/index.js';
+import { readJobState } from '../jobs/index.js';
 import type { PipelineFixture } from './pipeline-fixture.js';
 
 // Test support only: the pipeline in a separate OS process, from the built package, as the CLI runs it,
 // so a test can SIGKILL snodo itself at a chosen moment.
 
-const coreEntry = join(import.meta.dirname, '..', '..', '..', 'dist', 'index.js');
-const mockEntry = join(import.meta.dirname, '..', '..', '..', '..', 'coder-mock', 'dist', 'index.js');
+const coreEntry = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
+const mockEntry = join(import.meta.dirname, '..', '..', '..', 'coder-mock', 'dist', 'index.js');
 
 /** A running snodo process and how it ends. */
 export interface RunnerProcess {

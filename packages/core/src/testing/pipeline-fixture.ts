@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { readCheckpoints, verifyAuditLog } from '@snodo/audit';
 import { createMockCoder } from '@snodo/coder-mock';
 import type { CoderAdapterV1 } from '@snodo/coder-sdk';
-import { auditLogPath, repositoryCheckpointStorePath, signingKeyDirectory } from '../../audit-trail/index.js';
-import type { CoderRegistration } from '../../coders/index.js';
-import type { RunEvent } from '../run-event.js';
-import { runTask } from '../run-task.js';
-import type { RunTaskOptions } from '../run-task-options.js';
-import type { RunTaskResult } from '../run-task-result.js';
+import { auditLogPath, repositoryCheckpointStorePath, signingKeyDirectory } from '../audit-trail/index.js';
+import type { CoderRegistration } from '../coders/index.js';
+import type { RunEvent } from '../pipeline/run-event.js';
+import { runTask } from '../pipeline/run-task.js';
+import type { RunTaskOptions } from '../pipeline/run-task-options.js';
+import type { RunTaskResult } from '../pipeline/run-task-result.js';
 
 // Test support only: a real repository with a protocol, a private $SNODO_HOME, and runTask wired to the
 // mock coder plus any extra coders a test registers.

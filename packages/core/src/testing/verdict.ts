@@ -1,4 +1,4 @@
-import type { GateVerdict } from '../gate-verdict.js';
+import type { GateVerdict } from '../gates/gate-verdict.js';
 
 /** A verdict for policy tests; `kind` defaults to a judge. */
 export function verdict(

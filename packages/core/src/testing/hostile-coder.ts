@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probeSandbox } from '@snodo/coder-sdk';
-import { jobPaths } from '../../jobs/index.js';
-import type { RunTaskResult } from '../run-task-result.js';
+import { jobPaths } from '../jobs/index.js';
+import type { RunTaskResult } from '../pipeline/run-task-result.js';
 import { createPipelineFixture, type PipelineFixture, testProtocol } from './pipeline-fixture.js';
 import { processMatches } from './runner-process.js';
 
