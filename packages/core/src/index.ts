@@ -19,8 +19,6 @@ export { type CoderStatus, checkCoder } from './coders/check-coder.js';
 /** A coder an application registers, and the registry `openProject` builds from them and from config. */
 export type { CoderRegistration } from './coders/coder-registration.js';
 export type { CoderRegistry } from './coders/coder-registry.js';
-/** The registrations config declares (`coders.<id>.package` or `.command`). */
-export { createConfigCoderRegistrations } from './coders/config-coder-registrations.js';
 export type { SnodoConfig } from './config/config-schema.js';
 /** The user's config file (`$SNODO_HOME/config.yml`): read, set, unset, with secrets masked on show. */
 export { ConfigStore } from './config/config-store.js';
@@ -85,8 +83,6 @@ export type { Protocol } from './protocol/protocol-schema.js';
 export { DEFAULT_PROTOCOL_TEMPLATE, renderProtocolTemplate } from './protocol/protocol-templates.js';
 /** One problem found in a YAML source, and its one-line rendering. */
 export { formatSourceIssue, type SourceIssue } from './protocol/source-issue.js';
-/** The sandbox setting a protocol and config combine to (for doctor). */
-export { resolveSandboxSetting } from './sandbox/sandbox-setting.js';
 /** A human abandons a job and its workspace. */
 export { abandonJob } from './tasks/abandon-job.js';
 /** A human approves an escalated job: the pipeline continues from where it stopped. */

@@ -5,9 +5,9 @@ import { gitVersion } from '@snodo/coder-sdk';
 import {
   currentBranch,
   detectProviderKeys,
+  type Project,
   type ProjectProtocol,
   type Protocol,
-  resolveSandboxSetting,
   type SnodoConfig,
   signingKeyDirectory,
 } from '@snodo/core';
@@ -142,16 +142,12 @@ function checkSigningKey(snodoHome: string): DoctorCheck {
  * Whether the coder and command gates can run contained here, judged against what the protocol (and
  * config) ask: unavailable is a failure under `required`, a warning under `auto`.
  */
+/** `setting` is the project's (protocol and config combined, as a run sees them). */
 async function checkSandbox(
   context: CliContext,
   config: SnodoConfig,
-  protocol: Protocol | undefined,
+  setting: Project['sandbox']['setting'],
 ): Promise<DoctorCheck> {
-  const setting = resolveSandboxSetting({
-    execution: protocol?.execution ?? { sandbox: 'auto', sandbox_network: true },
-    config,
-    env: context.env,
-  });
   if (setting.mode === 'off') {
     return {
       name: 'sandbox',
@@ -237,7 +233,7 @@ export async function doctorAction(context: CliContext, flags: DoctorFlags): Pro
     const repository = await checkRepository(context, repositoryRoot, loaded.project.protocol);
     checks.push(...repository.checks);
     checks.push(checkSigningKey(store.home));
-    checks.push(await checkSandbox(context, config, repository.protocol));
+    checks.push(await checkSandbox(context, config, loaded.project.sandbox.setting));
     const required = new Set([
       registry.defaultCoderId,
       ...(repository.protocol?.modes ?? []).flatMap((mode) => (mode.coder === undefined ? [] : [mode.coder])),
