@@ -10,6 +10,7 @@ import {
 } from '@snodo/coder-sdk';
 import { buildAgyArgv } from './agy-argv.js';
 import { agyConversationId, agyErrorMessage, agyUsage, parseAgyEnvelope } from './agy-output.js';
+import { agyRegistration } from './registration.js';
 import { AGY_SUPPORTED_VERSIONS } from './version.js';
 
 /**
@@ -42,12 +43,11 @@ const defaultPrintTimeoutSeconds = 3600;
  * the user's own home; `GEMINI_API_KEY` is passed when set.
  */
 export class AgyCoder extends SubprocessCoderAdapter {
-  readonly id = 'agy';
-  readonly displayName = 'Antigravity CLI';
+  readonly id = agyRegistration.id;
+  readonly displayName = agyRegistration.displayName;
   readonly binary = 'agy';
-  readonly modelPrefix = 'agy/';
-  readonly installHint =
-    'Install the Antigravity CLI from https://antigravity.google (it is not on npm; the installer puts `agy` in ~/.local/bin)';
+  readonly modelPrefix = agyRegistration.modelPrefix;
+  readonly installHint = agyRegistration.installHint;
   /** agy signs in with Google (OAuth in the OS keyring); an API key is optional. */
   readonly credentials: CoderV1Credentials = {
     envVars: ['GEMINI_API_KEY'],

@@ -23,6 +23,7 @@ import {
   type ClaudeCodeRunConfig,
   claudeCodeConfigSchema,
 } from './claude-code-settings.js';
+import { claudeCodeRegistration } from './registration.js';
 import { CLAUDE_CODE_SUPPORTED_VERSIONS } from './version.js';
 
 /**
@@ -30,15 +31,15 @@ import { CLAUDE_CODE_SUPPORTED_VERSIONS } from './version.js';
  * See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
 class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
-  readonly id = 'claude-code';
-  readonly displayName = 'Claude Code';
+  readonly id = claudeCodeRegistration.id;
+  readonly displayName = claudeCodeRegistration.displayName;
   readonly credentials: CoderV1Credentials = {
     envVars: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'],
     configKey: 'anthropic',
   };
   readonly binary = 'claude';
-  readonly modelPrefix = 'claude-code/';
-  readonly installHint = 'npm install -g @anthropic-ai/claude-code';
+  readonly modelPrefix = claudeCodeRegistration.modelPrefix;
+  readonly installHint = claudeCodeRegistration.installHint;
   override readonly supportedVersions: SupportedVersionRange = CLAUDE_CODE_SUPPORTED_VERSIONS;
   /** Claude Code reads `CLAUDE.local.md` next to `CLAUDE.md`; the SDK base excludes it from git. */
   override readonly instructionsFileName = 'CLAUDE.local.md';

@@ -11,4 +11,5 @@ export {
   claudeCodeUsageSchema,
 } from './claude-code-output.js';
 export type { ClaudeCodeCoderSettings, ClaudeCodeRunConfig } from './claude-code-settings.js';
+export { claudeCodeRegistration } from './registration.js';
 export { CLAUDE_CODE_SUPPORTED_VERSIONS, VERSION } from './version.js';

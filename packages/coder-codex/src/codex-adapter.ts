@@ -12,6 +12,7 @@ import { buildCodexArgv } from './codex-argv.js';
 import { buildCodexEnvironment, prepareCodexHome } from './codex-home.js';
 import { type CodexRunSummary, codexUsage, isCodexFinalLine, summarizeCodexOutput } from './codex-output.js';
 import { type CodexCoderSettings, type CodexRunConfig, codexConfigSchema } from './codex-settings.js';
+import { codexRegistration } from './registration.js';
 import { CODEX_SUPPORTED_VERSIONS } from './version.js';
 
 /**
@@ -19,15 +20,15 @@ import { CODEX_SUPPORTED_VERSIONS } from './version.js';
  * commits. See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
 class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
-  readonly id = 'codex';
-  readonly displayName = 'Codex';
+  readonly id = codexRegistration.id;
+  readonly displayName = codexRegistration.displayName;
   readonly credentials: CoderV1Credentials = {
     envVars: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
     configKey: 'openai',
   };
   readonly binary = 'codex';
-  readonly modelPrefix = 'codex/';
-  readonly installHint = 'npm install -g @openai/codex';
+  readonly modelPrefix = codexRegistration.modelPrefix;
+  readonly installHint = codexRegistration.installHint;
   override readonly supportedVersions: SupportedVersionRange = CODEX_SUPPORTED_VERSIONS;
   override readonly supportsUsage = true;
   override readonly configSchema = codexConfigSchema;

@@ -16,4 +16,5 @@ export {
   codexUsageSchema,
 } from './codex-output.js';
 export type { CodexCoderSettings, CodexRunConfig } from './codex-settings.js';
+export { codexRegistration } from './registration.js';
 export { CODEX_SUPPORTED_VERSIONS, VERSION } from './version.js';

@@ -22,6 +22,7 @@ import {
   type GeminiCliCoderSettings,
   geminiCliConfigSchema,
 } from './gemini-cli-settings.js';
+import { geminiCliRegistration } from './registration.js';
 import { GEMINI_CLI_SUPPORTED_VERSIONS } from './version.js';
 
 /**
@@ -33,11 +34,11 @@ import { GEMINI_CLI_SUPPORTED_VERSIONS } from './version.js';
  * session id from the `result` event.
  */
 export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig> {
-  readonly id = 'gemini-cli';
-  readonly displayName = 'Gemini CLI';
+  readonly id = geminiCliRegistration.id;
+  readonly displayName = geminiCliRegistration.displayName;
   readonly binary = 'gemini';
-  readonly modelPrefix = 'gemini-cli/';
-  readonly installHint = 'npm install -g @google/gemini-cli@0.61.0';
+  readonly modelPrefix = geminiCliRegistration.modelPrefix;
+  readonly installHint = geminiCliRegistration.installHint;
   readonly credentials: CoderV1Credentials = {
     envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
     configKey: 'google',

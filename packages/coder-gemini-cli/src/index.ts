@@ -6,4 +6,5 @@ export {
   geminiCliStreamEventSchema,
 } from './gemini-cli-output.js';
 export type { GeminiCliCoderConfig, GeminiCliCoderSettings } from './gemini-cli-settings.js';
+export { geminiCliRegistration } from './registration.js';
 export { GEMINI_CLI_SUPPORTED_VERSIONS, VERSION } from './version.js';

@@ -23,6 +23,13 @@ import { CoderModelRequiredError } from './errors/coder-model-required-error.js'
 import { type LitellmCoderSettings, resolveCoderSettings } from './litellm-coder-settings.js';
 import { defaultMaxOutputTokens } from './model-output-limit.js';
 import { checkProposals } from './proposal-check.js';
+import {
+  anthropicCoderRegistration,
+  DIRECT_CODER_INSTALL_HINT,
+  geminiCoderRegistration,
+  litellmRegistration,
+  openaiCoderRegistration,
+} from './registration.js';
 import { runToolLoop } from './tool-loop.js';
 import { VERSION } from './version.js';
 
@@ -54,30 +61,27 @@ interface DirectCoderDefinition {
 
 const PINNED_CODERS: Readonly<Record<PinnedCoderId, DirectCoderDefinition>> = {
   openai: {
-    id: 'openai',
-    displayName: 'OpenAI coder',
+    id: openaiCoderRegistration.id,
+    displayName: openaiCoderRegistration.displayName,
     provider: 'openai',
     credentials: { envVars: ['OPENAI_API_KEY'], configKey: 'openai' },
     example: 'openai/gpt-4o',
   },
   anthropic: {
-    id: 'anthropic',
-    displayName: 'Anthropic coder',
+    id: anthropicCoderRegistration.id,
+    displayName: anthropicCoderRegistration.displayName,
     provider: 'anthropic',
     credentials: { envVars: ['ANTHROPIC_API_KEY'], configKey: 'anthropic' },
     example: 'anthropic/claude-sonnet-4-5',
   },
   gemini: {
-    id: 'gemini',
-    displayName: 'Gemini coder',
+    id: geminiCoderRegistration.id,
+    displayName: geminiCoderRegistration.displayName,
     provider: 'google',
     credentials: { envVars: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'], configKey: 'gemini' },
     example: 'gemini/gemini-2.5-pro',
   },
 };
-
-const INSTALL_HINT =
-  "Built into snodo; nothing to install. It needs a key for its model's provider: snodo config add <provider> <key>.";
 
 /**
  * A `providers.<name>.api_key_env` names the variable to read, but core hands the coder its key under
@@ -224,7 +228,7 @@ function buildDirectCoder(
     displayName,
     kind: 'engine-managed',
     modelPrefix: undefined,
-    installHint: INSTALL_HINT,
+    installHint: DIRECT_CODER_INSTALL_HINT,
     credentials: definition.credentials,
     supportsUsage: true,
     supportsAbort: true,
@@ -246,8 +250,8 @@ function buildDirectCoder(
 export function createLitellmCoder(settings: LitellmCoderSettings = {}): CoderAdapterV1 {
   return buildDirectCoder(
     {
-      id: 'litellm',
-      displayName: 'LLM coder',
+      id: litellmRegistration.id,
+      displayName: litellmRegistration.displayName,
       provider: undefined,
       credentials: { envVars: [], optional: true },
       example: 'anthropic/claude-sonnet-4-5',

@@ -6,6 +6,7 @@ import type {
   CoderV1Result,
 } from '@snodo/coder-sdk';
 import type { MockCoderSettings, MockFileSetting } from './mock-coder-settings.js';
+import { mockRegistration } from './registration.js';
 
 function invalid(message: string): Error {
   return new Error(
@@ -51,11 +52,11 @@ function defaultProposal(request: CoderV1Request): CoderV1FileProposal {
 export function createMockCoder(): CoderAdapterV1 {
   return {
     specificationVersion: 'coder-v1',
-    id: 'mock',
-    displayName: 'Mock coder',
-    kind: 'engine-managed',
+    id: mockRegistration.id,
+    displayName: mockRegistration.displayName,
+    kind: mockRegistration.kind,
     modelPrefix: undefined,
-    installHint: 'The mock coder is built into snodo; there is nothing to install.',
+    installHint: mockRegistration.installHint,
     credentials: { envVars: [] },
     supportsUsage: true,
     supportsAbort: true,

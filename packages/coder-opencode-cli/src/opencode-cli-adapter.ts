@@ -30,6 +30,7 @@ import {
   type OpencodeCliCoderSettings,
   opencodeCliConfigSchema,
 } from './opencode-cli-settings.js';
+import { opencodeCliRegistration } from './registration.js';
 import { OPENCODE_CLI_SUPPORTED_VERSIONS } from './version.js';
 
 /** One attempt as the hooks see it: the accumulator sums every step as its event arrives. */
@@ -51,11 +52,11 @@ function modelId(model: string | undefined): string | undefined {
  * `step_finish` events as they arrive.
  */
 export class OpencodeCliCoder extends SubprocessCoderAdapter<OpencodeCliCoderConfig, OpencodeRunAccumulator> {
-  readonly id = 'opencode-cli';
-  readonly displayName = 'OpenCode CLI';
+  readonly id = opencodeCliRegistration.id;
+  readonly displayName = opencodeCliRegistration.displayName;
   readonly binary = 'opencode';
-  readonly modelPrefix = 'opencode-cli/';
-  readonly installHint = 'npm install -g opencode-ai@1.18.33';
+  readonly modelPrefix = opencodeCliRegistration.modelPrefix;
+  readonly installHint = opencodeCliRegistration.installHint;
   /**
    * OpenCode has its own login and dozens of providers, so no key is required; the common provider
    * variables are passed through when set (core passes the first one it finds).

@@ -8,4 +8,5 @@ export { type OpencodeRuntimeKind, opencodeConfigSchema } from './opencode-confi
 export type { OpencodeModel } from './opencode-model.js';
 export { UNATTENDED_PERMISSIONS } from './opencode-server-environment.js';
 export { OpencodeServerVersionError } from './opencode-server-version-error.js';
+export { opencodeRegistration } from './registration.js';
 export { SUPPORTED_OPENCODE_VERSIONS, VERIFIED_OPENCODE_VERSION, VERSION } from './version.js';

@@ -29,6 +29,7 @@ import { buildServerEnvironment } from './opencode-server-environment.js';
 import { OpencodeServerVersionError } from './opencode-server-version-error.js';
 import { OpencodeSessionRun } from './opencode-session-run.js';
 import { OpencodeTranscript, type TranscriptSecret } from './opencode-transcript.js';
+import { opencodeRegistration } from './registration.js';
 import { startDockerRuntime } from './runtime-docker.js';
 import { startHostRuntime } from './runtime-host.js';
 import { urlServerCredentials, useUrlRuntime } from './runtime-url.js';
@@ -80,10 +81,10 @@ export interface OpencodePreparation {
  * and the url runtime runs nothing on this machine; for both the sandbox has nothing to wrap.
  */
 export class OpencodeCoder extends InPlaceCoderAdapter<OpencodePreparation> {
-  readonly id = 'opencode';
-  readonly displayName = 'OpenCode (server)';
-  readonly modelPrefix = 'opencode/';
-  readonly installHint = 'npm install -g opencode-ai@1';
+  readonly id = opencodeRegistration.id;
+  readonly displayName = opencodeRegistration.displayName;
+  readonly modelPrefix = opencodeRegistration.modelPrefix;
+  readonly installHint = opencodeRegistration.installHint;
   /** The executable the host runtime looks for (read by `availabilityError` and the conformance kit). */
   readonly binary = 'opencode';
   /** OpenCode 1.x: the V1 server API. */

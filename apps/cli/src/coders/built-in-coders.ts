@@ -1,111 +1,34 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { agyRegistration } from '@snodo/coder-agy/registration';
+import { claudeCodeRegistration } from '@snodo/coder-claude-code/registration';
+import { codexRegistration } from '@snodo/coder-codex/registration';
+import { geminiCliRegistration } from '@snodo/coder-gemini-cli/registration';
+import { litellmRegistrations } from '@snodo/coder-litellm/registration';
+import { mockRegistration } from '@snodo/coder-mock/registration';
+import { opencodeRegistration } from '@snodo/coder-opencode/registration';
+import { opencodeCliRegistration } from '@snodo/coder-opencode-cli/registration';
 import type { CoderCatalog, CoderRegistration } from '@snodo/core';
 
 /**
- * The coders that ship with the `snodo` command, one registration object per coder. Each `load` imports
- * its package only when that coder is needed (a run, or `snodo coders` asking whether it is ready), so
- * `snodo --help` and routing never load one. To add a coder: depend on its package (`"@snodo/coder-<id>": "workspace:^"`) and add an entry here
- * with the routing facts (`modelPrefix`, `bareModelPrefixes`, `usesJudgingModel`) the coder needs.
+ * The coders that ship with the `snodo` command: each coder package's own registration object (its
+ * `/registration` module holds only the facts and a lazy `load`), so every fact (id, display name, model
+ * prefix, install hint, routing) is written once, in the coder's package, and read by its adapter too.
+ * `load` imports the coder's code only when that coder is needed (a run, or `snodo coders` asking whether
+ * it is ready), so `snodo --help` and routing never load one. To add a coder: depend on its package
+ * (`"@snodo/coder-<id>": "workspace:^"`) and add its registration here.
  */
-const directLlmHint =
-  "Built into snodo; it needs a key for its model's provider: snodo config add <provider> <key>.";
-
 export const builtInCoderRegistrations: readonly CoderRegistration[] = [
-  {
-    id: 'mock',
-    displayName: 'Mock coder',
-    kind: 'engine-managed',
-    installHint: 'The mock coder is built into snodo; there is nothing to install.',
-    load: async () => (await import('@snodo/coder-mock')).createMockCoder(),
-  },
+  mockRegistration,
   // Direct LLM coders: the model proposes files, snodo writes them. The coding model decides the provider.
-  {
-    id: 'litellm',
-    displayName: 'LLM coder',
-    kind: 'engine-managed',
-    usesJudgingModel: true,
-    installHint: directLlmHint,
-    load: async () => (await import('@snodo/coder-litellm')).createLitellmCoder(),
-  },
-  {
-    id: 'openai',
-    displayName: 'OpenAI coder',
-    kind: 'engine-managed',
-    usesJudgingModel: true,
-    bareModelPrefixes: ['gpt', 'o1', 'o3', 'o4'],
-    installHint: directLlmHint,
-    load: async () => (await import('@snodo/coder-litellm')).createProviderPinnedCoder('openai'),
-  },
-  {
-    id: 'anthropic',
-    displayName: 'Anthropic coder',
-    kind: 'engine-managed',
-    usesJudgingModel: true,
-    bareModelPrefixes: ['claude'],
-    installHint: directLlmHint,
-    load: async () => (await import('@snodo/coder-litellm')).createProviderPinnedCoder('anthropic'),
-  },
-  {
-    id: 'gemini',
-    displayName: 'Gemini coder',
-    kind: 'engine-managed',
-    usesJudgingModel: true,
-    bareModelPrefixes: ['gemini', 'google/'],
-    installHint: directLlmHint,
-    load: async () => (await import('@snodo/coder-litellm')).createProviderPinnedCoder('gemini'),
-  },
+  ...litellmRegistrations,
   // Coders that run a coding agent and let it edit the worktree; snodo commits what it changed.
-  {
-    id: 'opencode',
-    displayName: 'OpenCode (server)',
-    kind: 'in-place',
-    modelPrefix: 'opencode/',
-    installHint: 'npm install -g opencode-ai@1',
-    load: async (settings) =>
-      (await import('@snodo/coder-opencode')).createOpencodeCoder({ config: settings }),
-  },
-  {
-    id: 'claude-code',
-    displayName: 'Claude Code',
-    kind: 'in-place',
-    modelPrefix: 'claude-code/',
-    installHint: 'npm install -g @anthropic-ai/claude-code',
-    load: async () => (await import('@snodo/coder-claude-code')).createClaudeCodeCoder(),
-  },
-  {
-    id: 'codex',
-    displayName: 'Codex',
-    kind: 'in-place',
-    modelPrefix: 'codex/',
-    installHint: 'npm install -g @openai/codex',
-    load: async () => (await import('@snodo/coder-codex')).createCodexCoder(),
-  },
-  {
-    id: 'gemini-cli',
-    displayName: 'Gemini CLI',
-    kind: 'in-place',
-    modelPrefix: 'gemini-cli/',
-    installHint: 'npm install -g @google/gemini-cli@0.61.0',
-    load: async () => (await import('@snodo/coder-gemini-cli')).createGeminiCliCoder(),
-  },
-  {
-    id: 'opencode-cli',
-    displayName: 'OpenCode CLI',
-    kind: 'in-place',
-    modelPrefix: 'opencode-cli/',
-    installHint: 'npm install -g opencode-ai@1.18.33',
-    load: async () => (await import('@snodo/coder-opencode-cli')).createOpencodeCliCoder(),
-  },
-  {
-    id: 'agy',
-    displayName: 'Antigravity CLI',
-    kind: 'in-place',
-    modelPrefix: 'agy/',
-    installHint:
-      'Install the Antigravity CLI from https://antigravity.google (it is not on npm; the installer puts `agy` in ~/.local/bin)',
-    load: async () => (await import('@snodo/coder-agy')).createAgyCoder(),
-  },
+  opencodeRegistration,
+  claudeCodeRegistration,
+  codexRegistration,
+  geminiCliRegistration,
+  opencodeCliRegistration,
+  agyRegistration,
 ];
 
 /** Where third-party coder packages are looked for after the repository: next to this installed CLI. */

@@ -1,4 +1,4 @@
-import type { CoderAdapterV1, CoderV1Kind } from '@snodo/coder-sdk';
+import type { CoderRegistrationV1, CoderV1Kind } from '@snodo/coder-sdk';
 
 /**
  * One coder's entry under `coders.<id>` in snodo's config (`$SNODO_HOME/config.yml`), as the registry hands
@@ -32,44 +32,16 @@ export interface CoderSettings {
 }
 
 /**
- * A coder as the registry knows it before it is loaded: static metadata plus a lazy factory.
+ * A coder as the registry knows it before it is loaded: the SDK's `CoderRegistrationV1` (static metadata
+ * plus a lazy factory, exported by each coder package), with `load` given the coder's `CoderSettings`.
  *
  * Routing (`resolveCoderName`), model resolution (`resolveModels`) and listing (`snodo coders`) read only
  * this metadata, so they never import a coder package; `load` runs only when the coder is actually needed.
  * Whoever registers coders (the CLI for the built-in ones, config for third-party ones) supplies every
- * routing fact here: core's own source names no coder.
+ * routing fact here: core's own source names no coder. `installHint` is optional here: a coder declared
+ * in config may not have one.
  */
-export interface CoderRegistration {
-  /** The coder's id: kebab case, unique in a registry, what users type after `--coder`. */
-  readonly id: string;
-  /** The human name used in every message about this coder. */
-  readonly displayName: string;
-  /** Whether snodo writes and commits the change (`engine-managed`) or the coder does (`in-place`). */
-  readonly kind: CoderV1Kind;
-  /**
-   * The model namespace that routes to this coder, with its trailing slash (`acme-cli/`). A model string
-   * starting with it selects this coder and the rest of the string becomes the coder's model. The longest
-   * registered prefix wins, so `acme-cli/x` picks `acme-cli/` over `acme/`.
-   */
-  readonly modelPrefix?: string;
-  /**
-   * Beginnings of plain model names that route to this coder when no namespace matched (`acme` routes
-   * `acme-large-2`). The model string is not stripped: it stays a plain model, usable by the judges too. An
-   * entry may carry a provider namespace (`acme-cloud/`) a coder wants to claim. Longest match first.
-   */
-  readonly bareModelPrefixes?: readonly string[];
-  /**
-   * For engine-managed coders only: the coder codes with the plain model (`-m`, else `llm.coder.model`,
-   * else `model` from config) when no coder-specific model is set. In-place coders never receive a plain
-   * judging model, so the registry refuses this flag on them.
-   */
-  readonly usesJudgingModel?: boolean;
+export interface CoderRegistration extends Omit<CoderRegistrationV1<CoderSettings>, 'installHint'> {
   /** One line telling a user how to install what this coder needs; shown before the coder is loaded. */
   readonly installHint?: string;
-  /**
-   * Builds the adapter. Called by `CoderRegistry.get` at most once per registry (the result is cached),
-   * with this coder's `coders.<id>` config entry (`{}` when there is none). It may import the coder's
-   * package dynamically; that import is what keeps `snodo --help` and routing fast.
-   */
-  readonly load: (settings: CoderSettings) => Promise<CoderAdapterV1> | CoderAdapterV1;
 }
