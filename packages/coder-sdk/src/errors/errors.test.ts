@@ -1,7 +1,7 @@
 import { SnodoError } from '@snodo/foundation';
 import { describe, expect, it } from 'vitest';
 import { CoderAbortedError, CoderUnknownError, WorktreeNotCleanError } from '../errors.js';
-import { MockCoderAdapterV1 } from '../test/mock-coder-adapter-v1.js';
+import { MockCoderAdapterV1 } from '../test-kit/mock-coder-adapter-v1.js';
 import { availabilityError } from './availability-error.js';
 import { CoderCliVersionUnsupportedError } from './coder-cli-version-unsupported-error.js';
 import { CoderConfigInvalidError } from './coder-config-invalid-error.js';

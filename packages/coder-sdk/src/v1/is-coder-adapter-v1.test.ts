@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CoderSpecificationUnsupportedError } from '../errors/coder-specification-unsupported-error.js';
-import { MockCoderAdapterV1 } from '../test/mock-coder-adapter-v1.js';
+import { MockCoderAdapterV1 } from '../test-kit/mock-coder-adapter-v1.js';
 import { assertCoderAdapterV1, isCoderAdapterV1 } from './is-coder-adapter-v1.js';
 
 /** A coder written by hand, without the SDK's classes: structure is all that counts. */
