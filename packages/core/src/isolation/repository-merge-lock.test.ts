@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readLockHolder } from '@snodo/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { isProcessAlive, mergeLockFileName, withRepositoryMergeLock } from './repository-merge-lock.js';
@@ -54,7 +55,8 @@ describe('withRepositoryMergeLock', () => {
     writeFileSync(path.join(gitCommonDirectory, mergeLockFileName), lockContent(pid));
     const result = await withRepositoryMergeLock(
       { gitCommonDirectory, jobId: 'j_me', timeoutMs: 5_000 },
-      async () => JSON.parse(readFileSync(path.join(gitCommonDirectory, mergeLockFileName), 'utf8')),
+      // The foundation's lock is a symbolic link whose target is its content; read it the way snodo does.
+      async () => readLockHolder(path.join(gitCommonDirectory, mergeLockFileName)),
     );
     expect(result).toMatchObject({ pid: process.pid, owner: 'job j_me' });
   });

@@ -96,7 +96,6 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const token = await acquire(lockPath, options);
   const acquired = Date.now();
-  held.add(token);
   try {
     return await work();
   } finally {
@@ -115,7 +114,13 @@ async function acquire(lockPath: string, options: FileLockOptions): Promise<stri
   const pollMs = options.pollMs ?? 20;
   for (let attempt = 0; ; attempt++) {
     const token = tryCreate(lockPath, options.owner ?? '');
-    if (token !== undefined) return token;
+    if (token !== undefined) {
+      // NOTE: recorded here, in the same synchronous step that created the lock, not after `await acquire`
+      // returns: another call in this thread that starts before that continuation runs must already see
+      // the lock as a running section of ours, or it judges it a leftover of our pid and breaks it.
+      held.add(token);
+      return token;
+    }
     if (breakIfStale(lockPath, options.staleMs)) continue;
     const waitedMs = Date.now() - started;
     if (waitedMs >= timeoutMs) {
