@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoderV1Request } from '@snodo/coder-sdk';
 import { MockCoderAdapterV1 } from '@snodo/coder-sdk/test';
@@ -212,11 +212,16 @@ describe('landing', () => {
     }
   });
 
-  it('asks for --base on a detached HEAD, and uses it when given', async () => {
+  it('asks for --base on a detached HEAD before any job exists, and uses it when given', async () => {
     fixture.git(['checkout', '--quiet', '--detach']);
-    const { result } = await fixture.run({ task: 'add a file', mock: true });
-    expect(result).toMatchObject({ status: 'failed', outcome: 'base_branch_required' });
-    expect(result.error?.message).toContain('--base');
+    const jobsBefore = fixture.git(['branch', '--list', 'snodo/*']);
+    await expect(fixture.run({ task: 'add a file', mock: true })).rejects.toSatisfy(
+      (error: unknown) =>
+        (error as { code?: string }).code === 'BASE_BRANCH_REQUIRED' &&
+        (error as Error).message.includes('--base'),
+    );
+    expect(fixture.git(['branch', '--list', 'snodo/*'])).toBe(jobsBefore);
+    expect(existsSync(join(fixture.root, '.snodo', 'jobs'))).toBe(false);
     const withBase = await fixture.run({ task: 'add a file', mock: true, base: 'trunk' });
     expect(withBase.result).toMatchObject({ status: 'done', outcome: 'merged' });
     expect(fixture.git(['log', '--format=%s', '-1', 'trunk'])).toContain(withBase.result.jobId);

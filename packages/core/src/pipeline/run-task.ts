@@ -4,7 +4,12 @@ import type { CoderPromptFinding } from '@snodo/coder-sdk';
 import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { isRecoverable, loadDiffContext } from '../gates/index.js';
-import { createTaskWorkspace, type LandingStrategy, useCurrentCheckout } from '../isolation/index.js';
+import {
+  createTaskWorkspace,
+  type LandingStrategy,
+  resolveBaseBranch,
+  useCurrentCheckout,
+} from '../isolation/index.js';
 import { createJob } from '../jobs/index.js';
 import { landingLedgerOffset } from '../landing/index.js';
 import { openProject } from '../project/open-project.js';
@@ -75,6 +80,15 @@ async function orchestrate(
   const context = requireRunContext(await openProject(requested));
   // Every bad input is refused here, before a job exists (SPEC §2); the plan also masks secrets in the task.
   const plan = decideTask(context, requested);
+  // A base branch that cannot be resolved (a detached HEAD without --base, a base that does not exist) is
+  // bad input too: refused like `planTask` refuses it. The workspace resolves it again when it is made.
+  if (requested.isolation !== false) {
+    await resolveBaseBranch({
+      repositoryRoot: context.repositoryRoot,
+      base: requested.base,
+      configuredBase: context.protocol.execution.base_branch,
+    });
+  }
   const options = { ...requested, task: plan.task };
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
