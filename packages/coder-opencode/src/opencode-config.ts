@@ -1,4 +1,4 @@
-import { CoderConfigInvalidError } from '@snodo/coder-sdk';
+import { CoderConfigInvalidError, parseCoderConfig } from '@snodo/coder-sdk';
 import { z } from 'zod';
 
 /** Where the OpenCode server comes from. */
@@ -98,17 +98,7 @@ export function readOpencodeConfig(
   timing: OpencodeTimingDefaults = {},
 ): OpencodeRunConfig {
   const merged = Object.assign({}, ...layers) as Record<string, unknown>;
-  const parsed = opencodeConfigSchema.safeParse(merged);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CoderConfigInvalidError({
-      coderId,
-      setting: issue?.path.join('.') || 'coder_config',
-      problem: issue?.message ?? 'it does not have the expected shape',
-      cause: parsed.error,
-    });
-  }
-  const settings = parsed.data;
+  const settings = parseCoderConfig(coderId, opencodeConfigSchema, merged);
   const runtime = settings.runtime ?? 'host';
   if (runtime === 'url' && settings.url === undefined) {
     throw new CoderConfigInvalidError({
