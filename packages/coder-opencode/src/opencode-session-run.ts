@@ -121,6 +121,10 @@ export class OpencodeSessionRun {
       this.sessionId = await this.step(client.createSession(`snodo ${request.jobId}`, this.calls.signal));
       transcript.note(`[snodo] session ${this.sessionId} created in ${request.workspace}`, 'progress');
       for (const event of this.early.splice(0)) this.onEvent(event);
+      // NOTE: prompted as soon as the request is on its way: the server may start the session before its
+      // answer reaches us, and a run cancelled in that gap must still abort it (aborting an idle session is
+      // harmless).
+      this.prompted = true;
       await this.step(
         client.promptAsync(
           this.sessionId,
@@ -132,7 +136,6 @@ export class OpencodeSessionRun {
           this.calls.signal,
         ),
       );
-      this.prompted = true;
       this.lastProgressAt = Date.now();
       const outcome = await this.settled;
       if (outcome !== undefined) throw outcome;
