@@ -35,7 +35,10 @@ function isAlive(pid: number): boolean {
 }
 
 describe('the Claude Code coder with a stand-in claude', () => {
-  it('runs hermetically: private config dir in the job directory, no nesting guard, no inherited base URL', async () => {
+  // A real CLI (or a node stand-in) starts here: seconds on a loaded 2-core machine, over vitest's 5 s.
+  it('runs hermetically: private config dir in the job directory, no nesting guard, no inherited base URL', {
+    timeout: 30_000,
+  }, async () => {
     const cli = fakeClaude({
       instructionsMarker: 'instructions-marker-7f3a',
       steps: [{ writeFile: { path: 'greeting.txt', content: 'hello\n' } }, { stdout: success }],

@@ -21,7 +21,10 @@ beforeEach(() => {
 afterEach(() => workspace.cleanup());
 
 describe('Gemini CLI coder', () => {
-  it('runs headless in a private home with snodo settings and reads usage from the result event', async () => {
+  // A real CLI (or a node stand-in) starts here: seconds on a loaded 2-core machine, over vitest's 5 s.
+  it('runs headless in a private home with snodo settings and reads usage from the result event', {
+    timeout: 30_000,
+  }, async () => {
     const fake = installFakeGemini(workspace, {
       writeFile: { path: 'hello.txt', content: 'hi\n' },
       stdout: success,
@@ -167,7 +170,10 @@ describe('Gemini CLI coder', () => {
     expect(existsSync(workspace.transcriptPath)).toBe(false);
   });
 
-  it('reads the version of the real pinned Gemini CLI and leaves nothing in HOME', async () => {
+  // A real CLI (or a node stand-in) starts here: seconds on a loaded 2-core machine, over vitest's 5 s.
+  it('reads the version of the real pinned Gemini CLI and leaves nothing in HOME', {
+    timeout: 30_000,
+  }, async () => {
     const pinned = fileURLToPath(new URL('../node_modules/.bin', import.meta.url));
     const env = {
       PATH: `${pinned}:${path.dirname(process.execPath)}:/usr/bin:/bin`,

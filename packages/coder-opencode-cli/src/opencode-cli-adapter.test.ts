@@ -20,7 +20,10 @@ beforeEach(() => {
 afterEach(() => workspace.cleanup());
 
 describe('OpenCode CLI coder', () => {
-  it('runs `opencode run` hermetically with snodo configuration and sums usage from the events', async () => {
+  // A real CLI (or a node stand-in) starts here: seconds on a loaded 2-core machine, over vitest's 5 s.
+  it('runs `opencode run` hermetically with snodo configuration and sums usage from the events', {
+    timeout: 30_000,
+  }, async () => {
     const fake = installFakeOpencode(workspace, {
       writeFile: { path: 'hello.txt', content: 'hi\n' },
       stdout: success,
@@ -178,7 +181,10 @@ describe('OpenCode CLI coder', () => {
     expect(existsSync(workspace.transcriptPath)).toBe(false);
   });
 
-  it('reads the version of the real pinned OpenCode and leaves nothing in HOME', async () => {
+  // A real CLI (or a node stand-in) starts here: seconds on a loaded 2-core machine, over vitest's 5 s.
+  it('reads the version of the real pinned OpenCode and leaves nothing in HOME', {
+    timeout: 30_000,
+  }, async () => {
     const pinned = fileURLToPath(new URL('../node_modules/.bin', import.meta.url));
     const env = { PATH: `${pinned}:/usr/bin:/bin`, HOME: workspace.home };
     const availability = await createOpencodeCliCoder().checkAvailability({ env });
