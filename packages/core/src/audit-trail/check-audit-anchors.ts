@@ -67,17 +67,12 @@ interface KnownHeads {
  * appeared, vanished or moved (`refs/snodo/remotes/**` excepted: `snodo audit verify` writes those).
  */
 export async function checkAuditAnchors(snapshot: AuditAnchorSnapshot): Promise<AuditAnchorCheck> {
-  // NOTE: the log is read before the store and the refs, so another job's append and checkpoint landing in
-  // between look like a checkpoint ahead of the log. snodo writes a checkpoint only after its events, so
-  // another look, reading the log again, sees them; real tampering is still there on every look.
-  let check = await checkAuditAnchorsOnce(snapshot);
-  for (let look = 1; look < 3 && check.findings.length > 0; look++)
-    check = await checkAuditAnchorsOnce(snapshot);
-  return check;
-}
-
-async function checkAuditAnchorsOnce(snapshot: AuditAnchorSnapshot): Promise<AuditAnchorCheck> {
   const findings: AuditTamperFinding[] = [];
+  // NOTE: the anchors are read before the log. snodo writes a checkpoint only after the events it covers,
+  // so a log read after them holds every event a genuine checkpoint seen here names, however many jobs
+  // append and anchor meanwhile; read the other way round, another job's checkpoint looked ahead of the log.
+  const storeNow = readStoreFiles(snapshot);
+  const refsNow = await snodoRefs(snapshot.repositoryRoot);
   const logPath = auditLogPath(snapshot.repositoryRoot);
   const growth = await verifyAuditLogGrowth(logPath, snapshot.log);
   let heads: KnownHeads | undefined;
@@ -101,8 +96,8 @@ async function checkAuditAnchorsOnce(snapshot: AuditAnchorSnapshot): Promise<Aud
   }
   const validate = (checkpoint: SignedCheckpoint): string | undefined =>
     checkNewCheckpoint(snapshot, heads, checkpoint);
-  const storeRepairs = checkStoreFiles(snapshot, validate, findings);
-  const refRepair = await checkRefs(snapshot, validate, findings);
+  const storeRepairs = checkStoreFiles(snapshot, storeNow, validate, findings);
+  const refRepair = await checkRefs(snapshot, refsNow, validate, findings);
   return {
     findings,
     restore: () => restoreAuditAnchors(snapshot, storeRepairs, refRepair),
@@ -137,16 +132,21 @@ export interface StoreRepair {
   readonly bytes: Buffer | undefined;
 }
 
+/** The bytes of every store file the snapshot knows or watches, as they are now (`undefined`: gone). */
+function readStoreFiles(snapshot: AuditAnchorSnapshot): Map<string, Buffer | undefined> {
+  const paths = new Set([...snapshot.storeFiles.keys(), ...watchedStoreFiles(snapshot)]);
+  return new Map([...paths].map((path) => [path, existsSync(path) ? readFileSync(path) : undefined]));
+}
+
 function checkStoreFiles(
   snapshot: AuditAnchorSnapshot,
+  storeNow: ReadonlyMap<string, Buffer | undefined>,
   validate: (checkpoint: SignedCheckpoint) => string | undefined,
   findings: AuditTamperFinding[],
 ): StoreRepair[] {
   const repairs: StoreRepair[] = [];
-  const paths = new Set([...snapshot.storeFiles.keys(), ...watchedStoreFiles(snapshot)]);
-  for (const path of paths) {
+  for (const [path, now] of storeNow) {
     const before = snapshot.storeFiles.get(path) ?? Buffer.alloc(0);
-    const now = existsSync(path) ? readFileSync(path) : undefined;
     if (now === undefined) {
       if (before.length > 0) {
         findings.push({
@@ -206,10 +206,10 @@ function checkStoreFiles(
 
 async function checkRefs(
   snapshot: AuditAnchorSnapshot,
+  now: ReadonlyMap<string, string>,
   validate: (checkpoint: SignedCheckpoint) => string | undefined,
   findings: AuditTamperFinding[],
 ): Promise<{ commit: string; current: string | undefined } | undefined> {
-  const now = await snodoRefs(snapshot.repositoryRoot);
   let repair: { commit: string; current: string | undefined } | undefined;
   const before = snapshot.refs.get(AUDIT_CHECKPOINT_REF);
   const after = now.get(AUDIT_CHECKPOINT_REF);
