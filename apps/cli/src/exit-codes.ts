@@ -2,7 +2,7 @@ import type { AuditErrorCode } from '@snodo/audit';
 import type { CoderLitellmErrorCode } from '@snodo/coder-litellm';
 import type { CoderSdkErrorCode } from '@snodo/coder-sdk';
 import type { CoreErrorCode } from '@snodo/core';
-import type { FoundationErrorCode } from '@snodo/foundation';
+import { type FoundationErrorCode, SnodoError } from '@snodo/foundation';
 import type { LlmErrorCode } from '@snodo/llm';
 import type { CliErrorCode } from './errors/cli-error.js';
 
@@ -16,7 +16,8 @@ import type { CliErrorCode } from './errors/cli-error.js';
  * - 3 coder or environment failure (not installed, credentials, timeout, crash, git, unknown errors);
  * - 130 interrupted (Ctrl-C).
  *
- * This module imports types only, so the start-up path (`snodo --help`) can use it for free.
+ * Besides types it imports only the foundation (no dependencies), so the start-up path (`snodo --help`) can
+ * use it for free.
  */
 export const EXIT_CODES = {
   done: 0,
@@ -162,11 +163,7 @@ export function exitCodeForError(error: unknown): ExitCode {
   const code = errorCode(error);
   if (code === 'commander.helpDisplayed' || code === 'commander.version') return EXIT_CODES.done;
   if (isCommanderCode(code)) return EXIT_CODES.badInput;
-  const isSnodoError =
-    error !== null &&
-    typeof error === 'object' &&
-    (error as Record<symbol, unknown>)[Symbol.for('snodo.error')] === true;
-  if (!isSnodoError) return EXIT_CODES.failure;
+  if (!SnodoError.isInstance(error)) return EXIT_CODES.failure;
   return exitCodeForErrorCode(code);
 }
 

@@ -1,27 +1,9 @@
-/** Test support (not exported, not built): is a process still running? */
-import { readFileSync } from 'node:fs';
+/** Test support (not exported, not built): waiting for a process to be gone. */
 import { setTimeout as delay } from 'node:timers/promises';
+import { isProcessAlive } from '@snodo/foundation';
 
-/**
- * `false` when `pid` is gone. `process.kill(pid, 0)` answers ESRCH for a reaped process; a killed process
- * whose parent died first can stay a zombie when PID 1 of a container does not reap orphans, and a zombie
- * runs nothing, so it counts as gone (Linux `/proc/<pid>/stat` state `Z`).
- */
-export function isProcessRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return true;
-  }
-}
+/** `false` when `pid` is gone: the foundation's liveness check (a zombie counts as gone). */
+export const isProcessRunning: (pid: number) => boolean = isProcessAlive;
 
 /**
  * Waits until `pid` is gone or `deadlineMs` passed; returns whether it is gone. Signals are delivered
@@ -29,7 +11,7 @@ export function isProcessRunning(pid: number): boolean {
  */
 export async function waitUntilGone(pid: number, deadlineMs = 3000): Promise<boolean> {
   const until = Date.now() + deadlineMs;
-  while (isProcessRunning(pid)) {
+  while (isProcessAlive(pid)) {
     if (Date.now() > until) return false;
     await delay(25);
   }

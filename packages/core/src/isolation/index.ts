@@ -40,7 +40,6 @@ export {
   removeTaskWorkspace,
 } from './remove-task-workspace.js';
 export {
-  isProcessAlive,
   mergeLockFileName,
   type RepositoryMergeLockOptions,
   withRepositoryMergeLock,

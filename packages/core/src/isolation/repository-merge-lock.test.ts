@@ -2,10 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readLockHolder } from '@snodo/foundation';
+import { isProcessAlive, readLockHolder } from '@snodo/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IsolationFailedError } from './isolation-failed-error.js';
-import { isProcessAlive, mergeLockFileName, withRepositoryMergeLock } from './repository-merge-lock.js';
+import { mergeLockFileName, withRepositoryMergeLock } from './repository-merge-lock.js';
 
 const directories: string[] = [];
 const temporaryDirectory = (): string => {

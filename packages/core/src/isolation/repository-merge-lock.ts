@@ -3,7 +3,6 @@ import { LockTimeoutError, withFileLock } from '@snodo/foundation';
 import { IsolationFailedError } from './isolation-failed-error.js';
 
 // Exported here too for the isolation area's callers; it lives with the other process checks.
-export { isProcessAlive } from '@snodo/foundation';
 
 /** The merge lock's file name inside the repository's git common directory. */
 export const mergeLockFileName = 'snodo-merge.lock';

@@ -10,7 +10,7 @@ export interface SelectionRequest {
   readonly coder?: string | undefined;
   /** `-m/--model`: the judging model, or a coder's model when namespaced (`my-cli/some-model`). */
   readonly model?: string | undefined;
-  /** `--mock`. */
+  /** `--mock`: the mock coder and, unless `model` says otherwise, the `mock/pass` judging model. */
   readonly mock?: boolean | undefined;
   /** The mode the task runs in, when known: its `coder` and `coder_config` take part. */
   readonly mode?: ProtocolMode | undefined;

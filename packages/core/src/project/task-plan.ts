@@ -10,18 +10,12 @@ import type { SandboxAvailability } from '../sandbox/detect-sandbox.js';
 import type { SandboxSetting } from '../sandbox/sandbox-setting.js';
 import type { ModeChoice } from './choose-mode.js';
 import type { Sourced } from './coder-timeout.js';
-import type { Selection } from './resolve-selection.js';
+import type { Selection, SelectionRequest } from './resolve-selection.js';
 
 /** What a task asks for: the task and every choice a user can make on the command line. */
-export interface TaskRequest {
+export interface TaskRequest extends Omit<SelectionRequest, 'mode'> {
   /** The task, as the user wrote it. */
   readonly task: string;
-  /** `--coder <id>`. */
-  readonly coder?: string | undefined;
-  /** `-m/--model`: the judging model, or a coder's model when namespaced (`my-cli/some-model`). */
-  readonly model?: string | undefined;
-  /** `--mock`: the mock coder and, unless `model` says otherwise, the `mock/pass` judging model. */
-  readonly mock?: boolean | undefined;
   /** `--mode <id>`: skips classification. */
   readonly mode?: string | undefined;
   /** `false` for `--no-isolation`: run in the current checkout, which must be clean. Default `true`. */
