@@ -1,2 +1,1 @@
-export { type FileLockOptions, LockTimeoutError, withFileLock } from '@snodo/foundation';
 export { writeFileAtomic } from './atomic-write.js';

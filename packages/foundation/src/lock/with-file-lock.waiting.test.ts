@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LockTimeoutError, withFileLock } from '@snodo/foundation';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LockTimeoutError } from '../errors.js';
+import { withFileLock } from './with-file-lock.js';
 
 let directory: string;
 beforeEach(() => {
@@ -16,6 +17,8 @@ function lockContent(pid: number): string {
 }
 
 describe('file lock', () => {
+  // Regression: all ten start in the same tick; the section's token used to be recorded one microtask after
+  // the lock was made, and the others took that fresh lock of this very process for a leftover and broke it.
   it('serialises critical sections and leaves no file behind', async () => {
     const lockPath = join(directory, 'x.lock');
     let inside = 0;
