@@ -86,3 +86,8 @@ export {
   type AuditLogGrowthFailureCode,
   verifyAuditLogGrowth,
 } from './verify-audit-log-growth.js';
+export {
+  type TailVerifyResult,
+  type VerifiedFrom,
+  verifyAuditLogFromCheckpoint,
+} from './verify-from-checkpoint.js';

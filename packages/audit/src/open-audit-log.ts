@@ -7,6 +7,7 @@ import { MAX_LINE_BYTES } from './line-scanner.js';
 import { prepareEventData } from './prepare-event-data.js';
 import { Redactor } from './redactor.js';
 import { type VerifyAuditLogOptions, verifyAuditLog } from './verify-audit-log.js';
+import { verifyAuditLogFromCheckpoint } from './verify-from-checkpoint.js';
 
 /** Options of `openAuditLog`. */
 export interface OpenAuditLogOptions {
@@ -29,6 +30,12 @@ export interface OpenAuditLogOptions {
   readonly checkpoints?: VerifyAuditLogOptions['checkpoints'];
   /** Public key(s) for `checkpoints`. */
   readonly publicKey?: VerifyAuditLogOptions['publicKey'];
+  /**
+   * How much of the chain to verify before appending. `tail` (the default): from the newest of
+   * `checkpoints` on, whose signed hash vouches for the events before it — constant start-up at any log
+   * size (`verifyAuditLogFromCheckpoint`); the whole log when no checkpoint is given. `full`: every line.
+   */
+  readonly verify?: 'tail' | 'full';
   /** Longest line an append may write, in bytes. Default 1 MiB, at most 4 MiB. */
   readonly maxLineBytes?: number;
   /** How long an append waits for another live process's lock. Default 45 s. */
@@ -40,9 +47,10 @@ export interface OpenAuditLogOptions {
 }
 
 /**
- * Opens (creating if needed) the hash-chained audit log at `path` for appending. The whole chain is
- * verified first, streaming; a log that does not verify is refused with `AuditChainError` naming line,
- * seq and reason — snodo never appends onto, or repairs, a broken chain. A torn last line left by a crash
+ * Opens (creating if needed) the hash-chained audit log at `path` for appending. The chain is verified
+ * first, streaming — from the newest signed checkpoint on, or whole (`verify`); a log that does not verify
+ * is refused with `AuditChainError` naming line, seq and reason — snodo never appends onto, or repairs, a
+ * broken chain. A torn last line left by a crash
  * is detected here and followed by a `log-recover` event.
  */
 export async function openAuditLog(path: string, options: OpenAuditLogOptions = {}): Promise<AuditLog> {
@@ -79,10 +87,14 @@ export async function openAuditLog(path: string, options: OpenAuditLogOptions = 
   }
   const descriptor = openSync(path, 'a+');
   try {
-    const verification = await verifyAuditLog(path, {
+    const verifyOptions = {
       ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
       ...(options.publicKey === undefined ? {} : { publicKey: options.publicKey }),
-    });
+    };
+    const verification =
+      options.verify === 'full'
+        ? await verifyAuditLog(path, verifyOptions)
+        : await verifyAuditLogFromCheckpoint(path, verifyOptions);
     if (!verification.ok || verification.failure !== undefined || verification.logId === undefined) {
       throw new AuditChainError({
         path,

@@ -65,7 +65,7 @@ export async function verifyAuditLog(
 }
 
 /** Checks every checkpoint signature up front; returns an `E_CKPT_SIG` verdict for the first bad one. */
-function checkSignatures(
+export function checkSignatures(
   checkpoints: readonly SignedCheckpoint[],
   publicKey: VerifyAuditLogOptions['publicKey'],
 ): AuditVerifyResult | undefined {
