@@ -62,6 +62,7 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   BASE_BRANCH_REQUIRED: badInput,
   CODER_CONFIG_INVALID: badInput,
   CODER_REGISTRATION_INVALID: badInput,
+  CODER_PACKAGE_INVALID: badInput,
   CODER_UNKNOWN: badInput,
   CONFIG_INVALID: badInput,
   CONFIG_KEY_INVALID: badInput,

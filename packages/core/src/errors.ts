@@ -1,5 +1,6 @@
 import type { AuditVerifyFailure } from '@snodo/audit';
 import { defineSnodoError, type SnodoErrorCodeOf } from '@snodo/foundation';
+import type { CoderPackageInvalidError } from './coders/coder-package-invalid-error.js';
 import type { ConfigInvalidError } from './config/config-invalid-error.js';
 import type { RepositoryTamperedError } from './guard/repository-tampered-error.js';
 import type { IsolationFailedError } from './isolation/isolation-failed-error.js';
@@ -287,6 +288,7 @@ export type CoreErrorCode =
       | typeof BaseBranchNotFoundError
       | typeof BaseBranchRequiredError
       | typeof CoderContractViolationError
+      | typeof CoderPackageInvalidError
       | typeof CoderRegistrationInvalidError
       | typeof ConfigInvalidError
       | typeof ConfigKeyError

@@ -1,4 +1,4 @@
-import { availabilityError, buildCoderEnvironment } from '@snodo/coder-sdk';
+import { availabilityError, buildCoderEnvironment, SnodoError } from '@snodo/coder-sdk';
 import { lookUpCoderCredentials } from '../pipeline/coder-credentials.js';
 import type { Project } from '../project/project.js';
 import type { CoderRegistry } from './coder-registry.js';
@@ -52,8 +52,10 @@ function fixFor(error: Error, installed: boolean, adapter: { installHint?: strin
 /**
  * Asks one registered coder whether it can run here, with the environment core would give it (the
  * allow-listed variables plus only its own credentials), exactly as `snodo run` checks before creating a
- * worktree. A coder whose package cannot even be loaded is reported not installed, with the load error as
- * the reason.
+ * worktree. A coder that cannot even be loaded is reported with the load error as the reason: not
+ * installed (with its install hint) only when the load said `CODER_NOT_INSTALLED`; a package that is
+ * installed but exports no coder, or fails to import, is installed and gets the error's own fix, never an
+ * `npm install` hint for a package that is already there.
  */
 export async function checkCoder(
   project: Pick<Project, 'registry' | 'config' | 'env'>,
@@ -70,16 +72,23 @@ export async function checkCoder(
   };
   const unavailable = (error: unknown): CoderStatus => {
     const quickSetup = (error as { quickSetup?: unknown } | null)?.quickSetup;
+    const ownFix = (error as { fix?: unknown } | null)?.fix;
+    const notInstalled = !SnodoError.isInstance(error) || error.code === 'CODER_NOT_INSTALLED';
     return {
       ...common,
-      installed: false,
+      installed: !notInstalled,
       version: null,
       credentials: 'unknown',
       credentialVariables: [],
       ready: false,
       reason: error instanceof Error ? error.message : String(error),
-      fix: typeof quickSetup === 'string' ? (quickSetup.split('\n')[1]?.trim() ?? null) : null,
-      installHint: registration.installHint ?? null,
+      fix:
+        typeof ownFix === 'string'
+          ? ownFix
+          : typeof quickSetup === 'string'
+            ? (quickSetup.split('\n')[1]?.trim() ?? null)
+            : null,
+      installHint: notInstalled ? (registration.installHint ?? null) : null,
       sandbox: 'unknown',
     };
   };

@@ -19,6 +19,12 @@ export interface CommandCoderDefinition {
   /** How to install the program, for `snodo coders` and not-installed errors. */
   readonly installHint: string;
   /**
+   * Config `coders.<id>.credentials`: the environment variables the program may receive from snodo's
+   * environment (or, for the first, the key stored with `snodo config add <id>`); empty when it logs in
+   * by itself. Nothing else of snodo's environment beyond the usual allow-list reaches it.
+   */
+  readonly credentialVariables: readonly string[];
+  /**
    * The full argv of one run, program first, each placeholder substituted inside its own element; without
    * a model the `--model {model}` pair is left out.
    */
@@ -45,6 +51,8 @@ export interface CommandCoderOptions {
   readonly displayName?: string;
   /** The model namespace; defaults to `<id>/`. */
   readonly modelPrefix?: string;
+  /** Config `coders.<id>.credentials`: the variable names the program may receive; none by default. */
+  readonly credentials?: readonly string[];
   /** Turns the definition into a running adapter; defaults to `createCommandTemplateAdapter`. */
   readonly createAdapter?: CommandCoderAdapterFactory;
 }
@@ -73,6 +81,7 @@ export function createCommandCoderRegistration(options: CommandCoderOptions): Co
     binary,
     modelPrefix: options.modelPrefix ?? `${id}/`,
     installHint: `Install \`${binary}\` and put it on PATH, or set coders.${id}.binary to its path.`,
+    credentialVariables: [...(options.credentials ?? [])],
     buildArgv: (prompt, workspace, model) => expandCommandTemplate(template, { prompt, workspace, model }),
   };
   return {

@@ -6,7 +6,9 @@ import type { CommandCoderAdapterFactory, CommandCoderDefinition } from './comma
  * lookup (PATH or `coders.<id>.binary` through the request's coder config), version probe, supervised
  * spawn without a shell, transcript, and the single commit of the in-place base.
  *
- * It declares no credential variables: such a coder gets the usual allow-listed environment plus
+ * Its credentials are config's `coders.<id>.credentials`: core passes a declared variable from snodo's
+ * environment (or the key stored with `snodo config add <id>` as the first one) and masks its value in the
+ * audit log and transcript; with none declared the coder gets the usual allow-listed environment plus
  * `coders.<id>.env`, and a CLI that logs in by itself needs nothing more.
  */
 class CommandTemplateCoderAdapter extends SubprocessCoderAdapter {
@@ -15,7 +17,7 @@ class CommandTemplateCoderAdapter extends SubprocessCoderAdapter {
   readonly modelPrefix: string;
   readonly installHint: string;
   readonly binary: string;
-  readonly credentials: CoderV1Credentials = { envVars: [] };
+  readonly credentials: CoderV1Credentials;
   readonly #definition: CommandCoderDefinition;
 
   constructor(definition: CommandCoderDefinition) {
@@ -26,6 +28,10 @@ class CommandTemplateCoderAdapter extends SubprocessCoderAdapter {
     this.modelPrefix = definition.modelPrefix;
     this.installHint = definition.installHint;
     this.binary = definition.binary;
+    this.credentials =
+      definition.credentialVariables.length === 0
+        ? { envVars: [] }
+        : { envVars: [...definition.credentialVariables], configKey: definition.id };
   }
 
   buildArgv(prompt: string, workspace: string, model: string | undefined): string[] {

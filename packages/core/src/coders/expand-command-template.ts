@@ -1,3 +1,5 @@
+import { findInlineCodePlaceholders } from './find-inline-code-placeholders.js';
+
 /** The placeholders a command template may use. */
 export const commandTemplatePlaceholders = ['prompt', 'model', 'workspace'] as const;
 
@@ -20,7 +22,9 @@ const placeholderPattern = /\{([a-z_]+)\}/g;
  * The problems of a command template from config (`coders.<id>.command`), as sentences; empty when it is
  * usable. A template must name a program first (without placeholders), must pass `{prompt}` somewhere
  * (the coder's stdin is closed), and may use only the known placeholders, so a typo such as `{promt}`
- * fails at start-up instead of reaching the CLI as literal text.
+ * fails at start-up instead of reaching the CLI as literal text. A placeholder inside a string a shell or
+ * interpreter runs as code (`sh -c "my-cli {prompt}"`) is refused with the safe form
+ * (`findInlineCodePlaceholders`): the task text must never become code.
  */
 export function checkCommandTemplate(template: readonly unknown[]): string[] {
   const problems: string[] = [];
@@ -43,6 +47,7 @@ export function checkCommandTemplate(template: readonly unknown[]): string[] {
     }
   }
   if (!used.has('prompt')) problems.push('it never passes {prompt}, so the coder would not see the task');
+  problems.push(...findInlineCodePlaceholders(strings));
   return problems;
 }
 

@@ -1,4 +1,9 @@
 export { CoderRegistrationInvalidError } from '../errors.js';
+export {
+  CoderPackageInvalidError,
+  type CoderPackageProblem,
+  coderPackageExportNames,
+} from './coder-package-invalid-error.js';
 export type { CoderRegistration, CoderSettings } from './coder-registration.js';
 export { type CoderRegistry, type CoderRegistryOptions, createCoderRegistry } from './coder-registry.js';
 export {
@@ -11,6 +16,7 @@ export { createCommandTemplateAdapter } from './command-template-coder-adapter.j
 export {
   type ConfigCoderRegistrationsOptions,
   createConfigCoderRegistrations,
+  loadConfigCoderRegistrations,
 } from './config-coder-registrations.js';
 export {
   type CommandTemplatePlaceholder,
@@ -20,8 +26,11 @@ export {
   expandCommandTemplate,
 } from './expand-command-template.js';
 export { type CoderModelMatch, findCoderByModel } from './find-coder-by-model.js';
+export { type CoderExport, findCoderExport } from './find-coder-export.js';
+export { findInlineCodePlaceholders, inlineCodeProgramNames } from './find-inline-code-placeholders.js';
 export {
   createPackageCoderRegistration,
+  loadPackageCoderRegistration,
   type PackageCoderRegistrationOptions,
 } from './package-coder-registration.js';
 export {

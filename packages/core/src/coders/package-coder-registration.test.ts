@@ -160,12 +160,15 @@ describe('package coders', () => {
     expect(message).toContain('coders.mine.package');
   });
 
-  it('refuses a package that exports no coder, listing what it exports', async () => {
+  it('refuses a package that exports no coder as installed, listing what it exports and what to export', async () => {
     const error = await registryFor('empty', 'snodo-coder-empty')
       .get('empty')
       .catch((caught: unknown) => caught);
-    expect((error as SnodoError).code).toBe('CODER_REGISTRATION_INVALID');
-    expect((error as Error).message).toContain('It exports: somethingElse');
+    expect((error as SnodoError).code).toBe('CODER_PACKAGE_INVALID');
+    const message = (error as Error).message;
+    expect(message).toContain('is installed, but exports no coder: it exports somethingElse');
+    expect(message).toContain('export `registration`');
+    expect(message).not.toContain('npm install');
   });
 
   it('refuses a package built for another specification version', async () => {

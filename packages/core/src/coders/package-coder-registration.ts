@@ -1,10 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import { type CoderAdapterV1, CoderNotInstalledError, type CoderV1Kind } from '@snodo/coder-sdk';
-import { CoderRegistrationInvalidError } from '../errors.js';
+import { CoderPackageInvalidError } from './coder-package-invalid-error.js';
 import type { CoderRegistration, CoderSettings } from './coder-registration.js';
+import { type CoderExport, findCoderExport } from './find-coder-export.js';
 import { resolveCoderPackage } from './resolve-coder-package.js';
 
-/** What `createPackageCoderRegistration` needs. */
+/** What `createPackageCoderRegistration` and `loadPackageCoderRegistration` need. */
 export interface PackageCoderRegistrationOptions {
   /** The coder id (the config key under `coders`); the loaded adapter must report the same id. */
   readonly id: string;
@@ -15,64 +16,173 @@ export interface PackageCoderRegistrationOptions {
    * directory (whose enclosing `node_modules` holds globally installed packages).
    */
   readonly resolveFrom: readonly string[];
-  /** The human name shown before the coder is loaded; defaults to the id. */
+  /** Config `display_name`: overrides the package's own display name. */
   readonly displayName?: string;
-  /** The kind promised before loading; checked against the adapter. Defaults to `in-place`. */
+  /** Config `kind`: overrides (and is checked against) the package's kind. */
   readonly kind?: CoderV1Kind;
-  /** The model namespace routing to this coder; defaults to `<id>/`. */
+  /** Config `model_prefix`: overrides the package's model namespace. */
   readonly modelPrefix?: string;
 }
 
-/** The export names tried, in order, for the coder: an adapter object or a factory returning one. */
-const exportNames = ['default', 'createCoder', 'coder'] as const;
-
 /**
  * A registration for a third-party coder published on npm and named in config
- * (`coders: { mine: { package: "snodo-coder-mine" } }`). Its metadata comes from config and defaults, so
- * listing and routing import nothing; `load` finds the package from `resolveFrom`, imports it, and takes
- * its default export, else a `createCoder` or `coder` export: either a `CoderAdapterV1` or a function that
- * receives the coder's config entry and returns (or resolves to) one. The registry then checks the result.
+ * (`coders: { mine: { package: "snodo-coder-mine" } }`), without importing it: its metadata comes from
+ * config and defaults (`<id>`, `in-place`, `<id>/`). `loadPackageCoderRegistration` is the same with the
+ * package's own metadata. `load` finds the package from `resolveFrom`, imports it (its `./registration`
+ * subpath first, when it exports one), takes the first of `registration`, `default`, `createCoder`,
+ * `coder` it exports and builds the adapter from it; the registry then checks the result.
  *
- * @throws {CoderNotInstalledError} from `load`, naming the `npm install` command when the package
- *   is nowhere to be found.
- * @throws {CoderRegistrationInvalidError} from `load` when the package exports none of those names.
+ * @throws {CoderNotInstalledError} from `load`, naming the `npm install` command, when the package is
+ *   nowhere to be found.
+ * @throws {CoderPackageInvalidError} from `load` when the package is installed but cannot be imported or
+ *   exports none of those names.
  */
 export function createPackageCoderRegistration(options: PackageCoderRegistrationOptions): CoderRegistration {
-  const { id, packageName } = options;
+  const { id } = options;
   return {
     id,
     displayName: options.displayName ?? id,
     kind: options.kind ?? 'in-place',
     modelPrefix: options.modelPrefix ?? `${id}/`,
-    installHint: installHint(packageName),
-    load: async (settings: CoderSettings) => {
-      const found = resolveCoderPackage(packageName, options.resolveFrom);
-      if (found === undefined) {
-        throw new CoderNotInstalledError({
-          coderId: id,
-          displayName: options.displayName ?? id,
-          installHint: installHint(packageName),
-          reason:
-            `its npm package ${packageName} (config coders.${id}.package) was found in none of ` +
-            options.resolveFrom.join(', '),
-        });
+    installHint: installHint(options.packageName),
+    load: async (settings: CoderSettings) => adapterFrom(await importCoderExport(options), settings),
+  };
+}
+
+/**
+ * The registration of a package coder with its metadata from the package itself: the `registration`
+ * export's `displayName`, `kind`, `modelPrefix`, `bareModelPrefixes` and `installHint`, or those of the
+ * adapter a `default`/`createCoder`/`coder` export gives (a factory is called once here, with the config
+ * entry, and its adapter is what `load` returns). Config's `display_name`, `model_prefix` and `kind` still
+ * win when set. Called once per command when the project opens, so routing by the package's own model
+ * prefix works before the coder is used.
+ *
+ * Never throws: a package that is missing or broken gets the config-and-defaults registration, whose
+ * `load` reports the problem when the coder is actually needed (so one broken coder cannot break
+ * `snodo coders` or a run with another coder).
+ */
+export async function loadPackageCoderRegistration(
+  options: PackageCoderRegistrationOptions,
+  settings: CoderSettings,
+): Promise<CoderRegistration> {
+  const fallback = createPackageCoderRegistration(options);
+  let coderExport: CoderExport;
+  try {
+    coderExport = await importCoderExport(options);
+  } catch {
+    return fallback;
+  }
+  const overrides = {
+    id: options.id,
+    ...(options.displayName === undefined ? {} : { displayName: options.displayName }),
+    ...(options.modelPrefix === undefined ? {} : { modelPrefix: options.modelPrefix }),
+    ...(options.kind === undefined ? {} : { kind: options.kind }),
+  };
+  if (coderExport.form === 'registration') {
+    const { registration } = coderExport;
+    return {
+      ...fallback,
+      ...pickMetadata(registration),
+      ...(registration.bareModelPrefixes === undefined
+        ? {}
+        : { bareModelPrefixes: registration.bareModelPrefixes }),
+      ...(registration.usesJudgingModel === undefined
+        ? {}
+        : { usesJudgingModel: registration.usesJudgingModel }),
+      ...overrides,
+      load: (loadSettings) => registration.load(loadSettings),
+    };
+  }
+  let adapter: unknown;
+  try {
+    adapter = await adapterFrom(coderExport, settings);
+  } catch {
+    return fallback;
+  }
+  let first = true;
+  return {
+    ...fallback,
+    ...pickMetadata(adapter),
+    ...overrides,
+    load: async (loadSettings) => {
+      // The adapter built for the metadata is the first one used; a reload (after a failed check) builds anew.
+      if (first) {
+        first = false;
+        return adapter as CoderAdapterV1;
       }
-      const module = (await import(pathToFileURL(found.entry).href)) as Record<string, unknown>;
-      const exportName = exportNames.find((name) => module[name] !== undefined && module[name] !== null);
-      if (exportName === undefined) {
-        throw new CoderRegistrationInvalidError({
-          coderId: id,
-          message:
-            `The package ${packageName} (config coders.${id}.package) exports no coder: snodo looks for a ` +
-            `default export, or an export named createCoder or coder, holding a coder-v1 adapter or a ` +
-            `function returning one. It exports: ${Object.keys(module).join(', ') || '(nothing)'}.`,
-        });
-      }
-      const exported = module[exportName];
-      // The registry checks the value (specification, id, kind) before anyone uses it.
-      return (typeof exported === 'function' ? await exported(settings) : exported) as CoderAdapterV1;
+      return adapterFrom(coderExport, loadSettings);
     },
   };
+}
+
+/** The routing facts an adapter or registration states about itself, the well-typed ones only. */
+function pickMetadata(
+  value: unknown,
+): Partial<Pick<CoderRegistration, 'displayName' | 'modelPrefix' | 'kind' | 'installHint'>> {
+  if (typeof value !== 'object' || value === null) return {};
+  const source = value as Record<string, unknown>;
+  const text = (key: string) =>
+    typeof source[key] === 'string' && source[key] !== '' ? (source[key] as string) : undefined;
+  const kind = source.kind === 'in-place' || source.kind === 'engine-managed' ? source.kind : undefined;
+  return {
+    ...(text('displayName') === undefined ? {} : { displayName: text('displayName') }),
+    ...(text('modelPrefix') === undefined ? {} : { modelPrefix: text('modelPrefix') }),
+    ...(text('installHint') === undefined ? {} : { installHint: text('installHint') }),
+    ...(kind === undefined ? {} : { kind }),
+  };
+}
+
+/** Builds the adapter from what the package exports; the registry checks it. */
+async function adapterFrom(coderExport: CoderExport, settings: CoderSettings): Promise<CoderAdapterV1> {
+  if (coderExport.form === 'registration') return coderExport.registration.load(settings);
+  if (coderExport.form === 'factory') return coderExport.factory(settings);
+  return coderExport.adapter as CoderAdapterV1;
+}
+
+/**
+ * Resolves and imports the package, and finds its coder: in the `./registration` subpath first (a module
+ * that, by the SDK's convention, holds only the facts and a lazy `load`), then in the package's root.
+ */
+async function importCoderExport(options: PackageCoderRegistrationOptions): Promise<CoderExport> {
+  const { id, packageName } = options;
+  const found = resolveCoderPackage(packageName, options.resolveFrom);
+  if (found === undefined) {
+    throw new CoderNotInstalledError({
+      coderId: id,
+      displayName: options.displayName ?? id,
+      installHint: installHint(packageName),
+      reason:
+        `its npm package ${packageName} (config coders.${id}.package) was found in none of ` +
+        options.resolveFrom.join(', '),
+    });
+  }
+  const exported: string[] = [];
+  for (const entry of [found.registrationEntry, found.entry]) {
+    if (entry === undefined) continue;
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new CoderPackageInvalidError({
+        coderId: id,
+        packageName,
+        problem: {
+          kind: 'import-failed',
+          entry,
+          reason: error instanceof Error ? error.message : String(error),
+        },
+        cause: error,
+      });
+    }
+    const coderExport = findCoderExport(module);
+    if (coderExport !== undefined) return coderExport;
+    exported.push(...Object.keys(module).filter((name) => !exported.includes(name)));
+  }
+  throw new CoderPackageInvalidError({
+    coderId: id,
+    packageName,
+    problem: { kind: 'exports-no-coder', exportedNames: exported },
+  });
 }
 
 /** The install command, for the repository or next to a global snodo. */

@@ -8,6 +8,11 @@ export interface ResolvedCoderPackage {
   readonly directory: string;
   /** The ES module file to import: the package's `import` entry. */
   readonly entry: string;
+  /**
+   * The package's `./registration` subpath export, when it has one: by the SDK's convention a module with
+   * only the coder's facts and a lazy `load`, cheaper to import than the whole adapter.
+   */
+  readonly registrationEntry?: string;
 }
 
 /**
@@ -32,7 +37,12 @@ export function resolveCoderPackage(
       const manifestPath = join(packageDirectory, 'package.json');
       if (!existsSync(manifestPath)) continue;
       const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
-      return { directory: packageDirectory, entry: join(packageDirectory, packageEntry(manifest)) };
+      const registration = subpathEntry(manifest, './registration');
+      return {
+        directory: packageDirectory,
+        entry: join(packageDirectory, packageEntry(manifest)),
+        ...(registration === undefined ? {} : { registrationEntry: join(packageDirectory, registration) }),
+      };
     }
   }
   return undefined;
@@ -48,6 +58,14 @@ function packageEntry(manifest: Record<string, unknown>): string {
   const fromExports = pickCondition(root);
   if (fromExports !== undefined) return fromExports;
   return typeof manifest.main === 'string' ? manifest.main : 'index.js';
+}
+
+/** A subpath export (`./registration`) of a package, relative to its directory; `undefined` without one. */
+function subpathEntry(manifest: Record<string, unknown>, subpath: string): string | undefined {
+  const exportsField = manifest.exports;
+  if (exportsField === null || typeof exportsField !== 'object' || Array.isArray(exportsField))
+    return undefined;
+  return pickCondition((exportsField as Record<string, unknown>)[subpath]);
 }
 
 /** `exports` is either the root's conditions directly, or a map of subpaths whose `.` is the root. */
