@@ -276,6 +276,36 @@ export type ProtocolTemplateUnknownError = InstanceType<typeof ProtocolTemplateU
 /**
  * Every error code `@snodo/core` throws, read off the error classes themselves (renaming a code changes
  * this union, and the CLI's exit map stops compiling until the new code is mapped), and `INTERNAL_ERROR`:
+/**
+ * The job's workspace could not be prepared (`execution.setup`, SPEC §6): the setup command exited non-zero,
+ * timed out or could not start, or it changed a tracked file. Nothing the coder could fix (it has not run):
+ * an environment failure (exit 3) whose message names the command, why it failed, its last output lines
+ * and what to change.
+ */
+export const WorkspaceSetupFailedError = defineSnodoError({
+  name: 'WorkspaceSetupFailedError',
+  code: 'WORKSPACE_SETUP_FAILED',
+  message: (options: { command: string; source: string; reason: string; outputTail?: string; fix: string }) =>
+    `Workspace setup \`${options.command}\` (from ${options.source}) ${options.reason}.` +
+    (options.outputTail ? `\n${options.outputTail}\n` : ' ') +
+    options.fix,
+});
+export type WorkspaceSetupFailedError = InstanceType<typeof WorkspaceSetupFailedError>;
+
+/**
+ * The program workspace setup needs (`npm`, `uv`, `go`…) is not on PATH here. An environment finding (exit
+ * 3), reported before anything runs, with the two ways out: install the tool, or set `execution.setup`.
+ */
+export const WorkspaceSetupToolMissingError = defineSnodoError({
+  name: 'WorkspaceSetupToolMissingError',
+  code: 'WORKSPACE_SETUP_TOOL_MISSING',
+  message: (options: { tool: string; command: string; source: string }) =>
+    `Workspace setup needs \`${options.tool}\` to run \`${options.command}\` (detected from ` +
+    `${options.source}), but \`${options.tool}\` is not on PATH. Install it, or set \`execution.setup\` ` +
+    'in .snodo/protocol.yml to the command that prepares this repository (`none` to skip setup).',
+});
+export type WorkspaceSetupToolMissingError = InstanceType<typeof WorkspaceSetupToolMissingError>;
+
  * the code a job's result carries when something that is not a snodo error ended it (a bug).
  */
 export type CoreErrorCode =
@@ -310,3 +340,5 @@ export type CoreErrorCode =
       | typeof WorkspaceTamperedError
       | typeof WorktreeDirtyError
     >;
+      | typeof WorkspaceSetupFailedError
+      | typeof WorkspaceSetupToolMissingError

@@ -58,6 +58,21 @@ export interface AuditEventDataByType {
     readonly sandbox_reason: Maybe<string>;
     readonly sandbox_gate_network: Maybe<boolean>;
   };
+  /**
+   * The job's workspace was prepared (`execution.setup`, `copy_into_workspace`) before the coder ran: what
+   * ran and why (`source`: `execution.setup`, `lockfile package-lock.json`), how it ended, and the paths it
+   * left untracked that snodo keeps out of the task's commits.
+   */
+  'workspace-setup': {
+    readonly command: string | null;
+    readonly source: string;
+    readonly outcome: 'passed' | 'failed' | 'timed-out' | 'not-started' | 'changed-tracked-files' | 'skipped';
+    readonly exit_code: number | null;
+    readonly duration_ms: number;
+    readonly output_tail: string;
+    readonly copied: readonly string[];
+    readonly excluded: readonly string[];
+  };
   /** A kept workspace's branch was imported before a human action continued the job. */
   'workspace-import': {
     readonly branch: string;

@@ -6,7 +6,15 @@ import type { RunTaskResult } from './run-task-result.js';
  * The stages of a run, in order. `pre-gates` and `post-gates` are the two gate phases; `execute` and
  * `post-gates` repeat once per fix attempt.
  */
-export type RunStage = 'classify' | 'resolve' | 'isolate' | 'pre-gates' | 'execute' | 'post-gates' | 'land';
+export type RunStage =
+  | 'classify'
+  | 'resolve'
+  | 'isolate'
+  | 'setup'
+  | 'pre-gates'
+  | 'execute'
+  | 'post-gates'
+  | 'land';
 
 /**
  * What a run reports as it goes, through `runTask(options).events`. The CLI renders these; embedders may

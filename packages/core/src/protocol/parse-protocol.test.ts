@@ -46,6 +46,8 @@ describe('parseProtocol', () => {
       gate_concurrency: 4,
       sandbox: 'auto',
       sandbox_network: true,
+      setup: 'auto',
+      copy_into_workspace: [],
     });
     expect(protocol.global_constraints).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { copyIntoWorkspaceSchema, protocolSetupSchema } from './protocol-setup-schema.js';
 
 const count = (minimum: number, maximum: number) => z.number().int().min(minimum).max(maximum);
 
@@ -28,6 +29,14 @@ export const protocolExecutionSchema = z.object({
   sandbox: z.enum(['auto', 'required', 'off']).default('auto'),
   /** Whether sandboxed command gates may use the network. Coders always keep it (they reach their LLM). */
   sandbox_network: z.boolean().default(true),
+  /**
+   * How the job's workspace is prepared before the coder and the gates run (SPEC §6): `auto` (default)
+   * detects an offline-first install from the lockfile and records what it chose; `none`; or a command.
+   * Runs in the job's sandbox with the network on (installs fetch packages), whatever `sandbox_network` says.
+   */
+  setup: protocolSetupSchema.default('auto'),
+  /** Globs of untracked files (`.env`) copied from the main checkout into the workspace before setup. */
+  copy_into_workspace: copyIntoWorkspaceSchema.default([]),
   /** @deprecated Python original: retry budget of `snodo run --retry`. Not used. */
   max_retries: count(0, 10).optional(),
   /** @deprecated Python original: age of task branches before pruning. Not used (see `snodo task prune`). */
