@@ -274,9 +274,6 @@ export const ProtocolTemplateUnknownError = defineSnodoError({
 export type ProtocolTemplateUnknownError = InstanceType<typeof ProtocolTemplateUnknownError>;
 
 /**
- * Every error code `@snodo/core` throws, read off the error classes themselves (renaming a code changes
- * this union, and the CLI's exit map stops compiling until the new code is mapped), and `INTERNAL_ERROR`:
-/**
  * The job's workspace could not be prepared (`execution.setup`, SPEC §6): the setup command exited non-zero,
  * timed out or could not start, or it changed a tracked file. Nothing the coder could fix (it has not run):
  * an environment failure (exit 3) whose message names the command, why it failed, its last output lines
@@ -306,6 +303,9 @@ export const WorkspaceSetupToolMissingError = defineSnodoError({
 });
 export type WorkspaceSetupToolMissingError = InstanceType<typeof WorkspaceSetupToolMissingError>;
 
+/**
+ * Every error code `@snodo/core` throws, read off the error classes themselves (renaming a code changes
+ * this union, and the CLI's exit map stops compiling until the new code is mapped), and `INTERNAL_ERROR`:
  * the code a job's result carries when something that is not a snodo error ended it (a bug).
  */
 export type CoreErrorCode =
@@ -337,8 +337,8 @@ export type CoreErrorCode =
       | typeof SandboxUnavailableError
       | typeof WorkspaceBranchMismatchError
       | typeof WorkspaceLayoutUnsupportedError
+      | typeof WorkspaceSetupFailedError
+      | typeof WorkspaceSetupToolMissingError
       | typeof WorkspaceTamperedError
       | typeof WorktreeDirtyError
     >;
-      | typeof WorkspaceSetupFailedError
-      | typeof WorkspaceSetupToolMissingError
