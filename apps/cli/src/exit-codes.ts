@@ -131,13 +131,13 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   SNODO_MUTATION_BLOCKED: failure,
   VERDICT_INVALID: failure,
   WORKSPACE_LAYOUT_UNSUPPORTED: failure,
+  // The workspace could not be prepared (`execution.setup`): no coder run can fix that.
+  WORKSPACE_SETUP_FAILED: failure,
+  WORKSPACE_SETUP_TOOL_MISSING: failure,
   WORKTREE_NOT_CLEAN: failure,
 };
 
 /**
-  // The workspace could not be prepared (`execution.setup`): no coder run can fix that.
-  WORKSPACE_SETUP_FAILED: failure,
-  WORKSPACE_SETUP_TOOL_MISSING: failure,
  * The exit code for a snodo error code (`CODER_TIMEOUT` → 3). A code no snodo package defines (a
  * third-party coder's own) or a missing one is a failure.
  */
