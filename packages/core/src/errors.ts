@@ -90,9 +90,10 @@ export type CoderRegistrationInvalidError = InstanceType<typeof CoderRegistratio
 export const ConfigKeyError = defineSnodoError({
   name: 'ConfigKeyError',
   code: 'CONFIG_KEY_INVALID',
-  message: (options: { key: string; problem: string; validKeys: readonly string[] }) =>
+  message: (options: { key: string; problem: string; validKeys: readonly string[]; nearest?: boolean }) =>
     `Cannot use config key \`${options.key}\`: ${options.problem}.\n` +
-    `Valid keys:\n${options.validKeys.map((key) => `  ${key}`).join('\n')}\n` +
+    `${options.nearest === true ? 'The nearest valid keys (`snodo config keys` lists them all)' : 'Valid keys'}:\n` +
+    `${options.validKeys.map((key) => `  ${key}`).join('\n')}\n` +
     'For example: `snodo config set llm.validator.model <provider/model>`.',
 });
 export type ConfigKeyError = InstanceType<typeof ConfigKeyError>;

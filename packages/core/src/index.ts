@@ -19,6 +19,8 @@ export { type CoderStatus, checkCoder } from './coders/check-coder.js';
 /** A coder an application registers, and the registry `openProject` builds from them and from config. */
 export type { CoderRegistration } from './coders/coder-registration.js';
 export type { CoderRegistry } from './coders/coder-registry.js';
+/** Every key `snodo config set` accepts, record names as placeholders (`providers.<provider>.api_key`). */
+export { listConfigKeys } from './config/config-keys.js';
 export type { SnodoConfig } from './config/config-schema.js';
 /** The user's config file (`$SNODO_HOME/config.yml`): read, set, unset, with secrets masked on show. */
 export { ConfigStore } from './config/config-store.js';

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { safeParse } from 'zod';
 import { ConfigKeyError } from '../errors.js';
-import { closestMatch } from '../protocol/closest-match.js';
+import { closestMatch, editDistance } from '../protocol/closest-match.js';
 import { type AnySchema, schemaDefinition, unwrapSchema } from '../protocol/zod-introspection.js';
 import { friendlyErrorMap } from '../protocol/zod-issues.js';
 import { snodoConfigSchema } from './config-schema.js';
@@ -26,6 +26,9 @@ export interface ConfigKey {
   readonly isSection: boolean;
 }
 
+/** Records whose names never hold a dot: coder ids are kebab case (`claude-code`). */
+const UNDOTTED_RECORDS: ReadonlySet<string> = new Set(['coders']);
+
 type Resolution = { path: string[]; schema: AnySchema } | { failedAt: number; known: readonly string[] };
 
 function resolveFrom(
@@ -46,15 +49,27 @@ function resolveFrom(
   if (definition.type === 'record' && definition.valueType !== undefined) {
     // A record key may itself contain dots (model names): try the shortest key that leaves a valid rest.
     let deepest: Resolution = { failedAt: index + 1, known: [] };
-    for (let end = index + 1; end <= segments.length; end += 1) {
+    const longest = path.length === 1 && UNDOTTED_RECORDS.has(path[0]!) ? index + 1 : segments.length;
+    for (let end = index + 1; end <= longest; end += 1) {
       const name = segments.slice(index, end).join('.');
       const attempt = resolveFrom(definition.valueType, segments, end, [...path, name]);
-      if ('schema' in attempt) return attempt;
+      if ('schema' in attempt) {
+        // `coders.claude-code.base_ur` would resolve as a coder named `claude-code.base_ur`: a typo of a
+        // key under a shorter name is the likelier reading.
+        if (end > index + 1 && isTypo(segments, deepest)) return deepest;
+        return attempt;
+      }
       if (attempt.failedAt >= ('failedAt' in deepest ? deepest.failedAt : 0)) deepest = attempt;
     }
     return deepest;
   }
   return { failedAt: index, known: [] };
+}
+
+/** Whether a failed resolution stopped at a near miss of a known key. */
+function isTypo(segments: readonly string[], resolution: Resolution): boolean {
+  if (!('failedAt' in resolution)) return false;
+  return closestMatch(segments[resolution.failedAt] ?? '', resolution.known) !== undefined;
 }
 
 /**
@@ -79,15 +94,47 @@ export function resolveConfigKey(key: string): ConfigKey {
         ? `\`${segments.slice(0, resolution.failedAt).join('.')}\` is a value and has no keys`
         : `\`${segment}\` is not a key of ${resolution.failedAt === 0 ? 'the config' : `\`${segments.slice(0, resolution.failedAt).join('.')}\``}` +
           (suggestion === undefined ? '' : ` (did you mean \`${suggestion}\`?)`);
-    throw new ConfigKeyError({ key, problem, validKeys: listConfigKeys() });
+    const prefix = segments.slice(0, resolution.failedAt).join('.');
+    const nearest = nearestKeys(segment, resolution.known).map((known) =>
+      prefix === '' ? known : `${prefix}.${known}`,
+    );
+    throw new ConfigKeyError({
+      key,
+      problem,
+      validKeys: nearest.length === 0 ? listConfigKeys() : nearest,
+      nearest: nearest.length > 0,
+    });
   }
-  const type = schemaDefinition(resolution.schema).type;
   return {
     key,
     path: resolution.path,
     schema: resolution.schema,
-    isSection: type === 'object' || type === 'record',
+    isSection: isSectionSchema(resolution.schema),
   };
+}
+
+/** How many keys an unknown key's message names. */
+const NEAREST_KEY_COUNT = 6;
+
+/** The known keys of one level, closest to the mistyped one first. */
+function nearestKeys(segment: string, known: readonly string[]): string[] {
+  return [...known]
+    .map((candidate) => ({ candidate, distance: editDistance(segment, candidate) }))
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, NEAREST_KEY_COUNT)
+    .map(({ candidate }) => candidate);
+}
+
+/**
+ * Whether a key names a section to set key by key: an object, or a record of objects (`providers`). A
+ * record of plain values (`coders.<id>.env`, `provider_config`) is one value, written as YAML or JSON.
+ */
+function isSectionSchema(schema: AnySchema): boolean {
+  const definition = schemaDefinition(schema);
+  if (definition.type === 'object') return true;
+  if (definition.type !== 'record' || definition.valueType === undefined) return false;
+  const valueType = schemaDefinition(unwrapSchema(definition.valueType)).type;
+  return valueType === 'object' || valueType === 'record';
 }
 
 /** Every settable key, e.g. `llm.<validator|…>` spelled out and `providers.<provider>.api_key`. */

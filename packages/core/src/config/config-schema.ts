@@ -41,6 +41,60 @@ export const providerSettingsSchema = z.object({
 /** `providers.<name>` as loaded. */
 export type ProviderConfig = z.infer<typeof providerSettingsSchema>;
 
+const positiveSeconds = z.number().positive();
+
+/**
+ * Settings that some coders read (each documented in that coder's README), declared here so that
+ * `snodo config set coders.<id>.<key>` accepts them and checks their type. The coder itself checks what it
+ * reads (`CODER_CONFIG_INVALID`); a coder that does not read one ignores it.
+ */
+const coderSpecificSettingsShape = {
+  /** The coder's model endpoint (a gateway, a proxy, a local server). */
+  base_url: z
+    .string()
+    .refine((value) => URL.canParse(value), { error: 'must be a URL such as http://localhost:4000/v1' })
+    .optional(),
+  /** The variable holding the key of that endpoint. */
+  api_key_env: environmentVariableName.optional(),
+  /** Private config/data/cache directories for the coder's CLI (`true`), or the user's own (`false`). */
+  hermetic: z.boolean().optional(),
+  /** Where a server-based coder runs (`host`, `docker`, `url`). */
+  runtime: z.string().min(1).optional(),
+  /** The address of a server the user runs. */
+  url: z
+    .string()
+    .refine((value) => URL.canParse(value), { error: 'must be a URL such as http://127.0.0.1:4096' })
+    .optional(),
+  /** Basic-auth user name of that server. */
+  username: z.string().min(1).optional(),
+  /** Basic-auth password of that server. Secret. */
+  password: z.string().min(1).optional(),
+  /** The container image (docker runtime). */
+  image: z.string().min(1).optional(),
+  /** The docker CLI. */
+  docker_binary: z.string().min(1).optional(),
+  /** The agent of the coder's CLI that takes the prompt. */
+  agent: z.string().min(1).optional(),
+  /** Provider entries injected into the coder's own configuration. */
+  provider_config: z.record(z.string(), z.unknown()).optional(),
+  /** Permission rules over snodo's unattended defaults. */
+  permission: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  /** How long the coder's server may take to answer at start, in seconds. */
+  startup_timeout_seconds: positiveSeconds.optional(),
+  /** How often the coder's server is polled, in seconds. */
+  poll_interval_seconds: positiveSeconds.optional(),
+  /** Limit of one HTTP call to the coder's server, in seconds. */
+  request_timeout_seconds: positiveSeconds.optional(),
+  /** Output token limit of one model call (engine-managed coders). */
+  max_tokens: z.number().int().positive().optional(),
+  /** Model calls one attempt may make (engine-managed coders). */
+  max_tool_turns: z.number().int().positive().optional(),
+  /** Sampling temperature (engine-managed coders). */
+  temperature: z.number().min(0).max(2).optional(),
+  /** HTTP retries of one failed model call (engine-managed coders). */
+  max_retries: z.number().int().nonnegative().optional(),
+};
+
 /** `coders.<id>`: settings of one coder, read by that coder's adapter through core. */
 export const coderSettingsSchema = z
   .object({
@@ -64,9 +118,15 @@ export const coderSettingsSchema = z
     kind: z.enum(['in-place', 'engine-managed']).optional(),
     /** The model namespace routing to a coder declared here (`mine/`). */
     model_prefix: z.string().min(1).optional(),
+    /**
+     * Environment variables a coder declared here (`command`) may receive from snodo's environment or
+     * config store, by name (`[ACME_API_KEY]`); nothing else of the environment reaches it.
+     */
+    credentials: z.array(environmentVariableName).optional(),
+    ...coderSpecificSettingsShape,
   })
-  // Coder-specific settings (`runtime`, `image`, `base_url`…) pass through to the coder, which checks
-  // what it reads.
+  // Settings no coder README documents pass through to the coder, which checks what it reads; a near
+  // miss of a known key is still reported.
   .loose();
 
 /** `coders.<id>` as loaded. */

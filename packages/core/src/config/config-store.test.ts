@@ -123,7 +123,7 @@ describe('ConfigStore', () => {
     expect(store.getConfigValue('llm.validator')).toEqual({ max_tokens: 2000 });
   });
 
-  it('refuses an unknown key with a suggestion and the list of valid keys, and writes nothing', () => {
+  it('refuses an unknown key with a suggestion and the nearest valid keys, and writes nothing', () => {
     const error = (() => {
       try {
         store.setConfigValue('llm.validatr.model', 'x/y');
@@ -136,9 +136,11 @@ describe('ConfigStore', () => {
     const message = (error as Error).message;
     expect((error as ConfigKeyError).code).toBe('CONFIG_KEY_INVALID');
     expect(message).toContain('did you mean `validator`?');
-    expect(message).toContain('providers.<provider>.api_key');
-    expect(message).toContain('coders.<coder>.env.<VARIABLE>');
-    expect(message).toContain('prices.<model>.cache_write');
+    expect(message).toContain('llm.validator\n');
+    expect(message).toContain('snodo config keys');
+    // The nearest keys only: the whole list buries the answer.
+    expect(message).not.toContain('prices.<model>.cache_write');
+    expect(() => store.getConfigValue('nonsense')).toThrow(/nearest valid keys[\s\S]*\n {2}model\n/);
     expect(() => store.getConfigValue('nonsense')).toThrow(ConfigKeyError);
     expect(() => statSync(store.configPath())).toThrow();
   });

@@ -22,12 +22,13 @@ export function maskSecret(value: string): string {
 const CODER_ENV_SECRET_SUFFIXES: readonly string[] = ['key', 'auth', 'credential', 'credentials'];
 
 /**
- * Whether the value at a config path is a secret: `providers.<name>.api_key`, and `coders.<id>.env.<NAME>`
- * when the name or the value looks like a credential.
+ * Whether the value at a config path is a secret: `providers.<name>.api_key`, `coders.<id>.password`, and
+ * `coders.<id>.env.<NAME>` when the name or the value looks like a credential.
  */
 export function isSecretConfigValue(path: readonly string[], value: unknown): boolean {
   if (typeof value !== 'string') return false;
   if (path.length === 3 && path[0] === 'providers' && path[2] === 'api_key') return true;
+  if (path.length === 3 && path[0] === 'coders' && path[2] === 'password') return true;
   if (path.length === 4 && path[0] === 'coders' && path[2] === 'env') {
     return isSecretName(path[3]!, CODER_ENV_SECRET_SUFFIXES) || looksLikeSecret(value);
   }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigStore, detectProviderKeys } from '@snodo/core';
+import { ConfigStore, detectProviderKeys, listConfigKeys } from '@snodo/core';
 import { stringify } from 'yaml';
 import type { CliContext } from '../../cli-context.js';
 import { CliError } from '../../errors/cli-error.js';
@@ -17,6 +17,9 @@ function readKey(argument: string | undefined): string {
   return readFileSync(0, 'utf8').trim();
 }
 
+/** The subcommands of `snodo config`. */
+export type ConfigActionName = 'add' | 'set' | 'get' | 'unset' | 'show' | 'remove' | 'path' | 'keys';
+
 /**
  * `snodo config add|set|get|unset|show|remove|path`. Every edit goes through core's `ConfigStore`, which
  * validates the whole file before writing it (0600) and keeps the user's comments. Keys are never printed
@@ -24,7 +27,7 @@ function readKey(argument: string | undefined): string {
  */
 export async function configAction(
   context: CliContext,
-  name: 'add' | 'set' | 'get' | 'unset' | 'show' | 'remove' | 'path',
+  name: ConfigActionName,
   parameters: readonly string[],
   flags: Record<string, unknown>,
 ): Promise<number> {
@@ -37,6 +40,9 @@ export async function configAction(
   switch (name) {
     case 'path':
       stdout.write(`${store.configPath()}\n`);
+      return EXIT_CODES.done;
+    case 'keys':
+      stdout.write(`${listConfigKeys().join('\n')}\n`);
       return EXIT_CODES.done;
     case 'add': {
       const [provider = '', argument] = parameters;

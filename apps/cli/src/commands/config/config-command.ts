@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { CommandRuntime } from '../command-runtime.js';
+import type { ConfigActionName } from './config-action.js';
 
 /** `snodo config …`: provider keys and settings in `$SNODO_HOME/config.yml` (mode 0600). */
 export function registerConfigCommand(program: Command, runtime: CommandRuntime): void {
@@ -7,7 +8,7 @@ export function registerConfigCommand(program: Command, runtime: CommandRuntime)
     .command('config')
     .description('manage $SNODO_HOME/config.yml: provider keys, models, coder settings');
   const run = async (
-    name: 'add' | 'set' | 'get' | 'unset' | 'show' | 'remove' | 'path',
+    name: ConfigActionName,
     parameters: readonly string[],
     flags: Record<string, unknown>,
   ) => {
@@ -51,6 +52,10 @@ export function registerConfigCommand(program: Command, runtime: CommandRuntime)
     .description("remove a provider's stored key and settings")
     .argument('<provider>', 'the provider name')
     .action((provider) => run('remove', [provider], {}));
+  config
+    .command('keys')
+    .description('list every key `snodo config set` accepts (<placeholders> are names you choose)')
+    .action(() => run('keys', [], {}));
   config
     .command('path')
     .description('print where the config file is')
