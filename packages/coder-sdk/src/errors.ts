@@ -4,6 +4,7 @@ import type { CoderConfigInvalidError } from './errors/coder-config-invalid-erro
 import type { CoderCredentialsMissingError } from './errors/coder-credentials-missing-error.js';
 import type { CoderFailedError } from './errors/coder-failed-error.js';
 import type { CoderNotInstalledError } from './errors/coder-not-installed-error.js';
+import type { CoderProviderFailedError } from './errors/coder-provider-failed-error.js';
 import type { CoderSpecificationUnsupportedError } from './errors/coder-specification-unsupported-error.js';
 import type { CoderTimeoutError } from './errors/coder-timeout-error.js';
 import type { CoderUnavailableError } from './errors/coder-unavailable-error.js';
@@ -72,6 +73,7 @@ export type CoderSdkErrorCode = SnodoErrorCodeOf<
   | typeof CoderCredentialsMissingError
   | typeof CoderFailedError
   | typeof CoderNotInstalledError
+  | typeof CoderProviderFailedError
   | typeof CoderSpecificationUnsupportedError
   | typeof CoderTimeoutError
   | typeof CoderUnavailableError

@@ -11,6 +11,7 @@ export { CoderConfigInvalidError } from './errors/coder-config-invalid-error.js'
 export { CoderCredentialsMissingError } from './errors/coder-credentials-missing-error.js';
 export { CoderFailedError } from './errors/coder-failed-error.js';
 export { CoderNotInstalledError } from './errors/coder-not-installed-error.js';
+export { CoderProviderFailedError } from './errors/coder-provider-failed-error.js';
 export { CoderSpecificationUnsupportedError } from './errors/coder-specification-unsupported-error.js';
 export { CoderTimeoutError } from './errors/coder-timeout-error.js';
 export { CoderUnavailableError } from './errors/coder-unavailable-error.js';
@@ -64,6 +65,13 @@ export type {
 export { buildCoderPrompt } from './prompt/build-coder-prompt.js';
 export { buildInstructions, CODER_GROUND_RULES } from './prompt/build-instructions.js';
 export type { CoderPromptFinding, CoderPromptInput } from './prompt/coder-prompt-input.js';
+export { describeProviderStatus } from './provider/describe-provider-status.js';
+export {
+  describeProviderRetry,
+  type ProviderEndpoint,
+  type ProviderRetry,
+  ProviderRetryLog,
+} from './provider/provider-retry-log.js';
 export { type ProbeSandboxOptions, probeSandbox, type SandboxProbe } from './sandbox/probe-sandbox.js';
 export {
   findHidingMount,
@@ -71,6 +79,8 @@ export {
   type SandboxedCommand,
   wrapInSandbox,
 } from './sandbox/wrap-in-sandbox.js';
+export { LineSplitter } from './subprocess/line-splitter.js';
+export { removeNoiseLines } from './subprocess/remove-noise-lines.js';
 export { type Secret, SecretRedactor } from './subprocess/secret-redactor.js';
 export {
   SubprocessCoderAdapter,

@@ -26,6 +26,7 @@ import {
   type SupportedVersionRange,
 } from '../version/version-range.js';
 import { OutputRecorder } from './output-recorder.js';
+import { removeNoiseLines } from './remove-noise-lines.js';
 import { assertVisibleInSandbox, privateDirectories } from './sandbox-visibility.js';
 import { describeOutcome, isFailedExit, outcomeError } from './subprocess-outcome.js';
 import type {
@@ -63,10 +64,11 @@ export interface SubprocessCoderAdapterSettings extends InPlaceCoderAdapterSetti
  * Required: `binary`, `modelPrefix`, `installHint` (with the contract's `id`, `displayName`,
  * `credentials`; a coder package reads them from its registration) and `buildArgv`. Optional fields:
  * `versionArgs`, `supportedVersions`, `instructionsFileName`, `configSchema`, `droppedVariables`,
- * `quietUntilDone`. Optional hooks, in the order they run: `probeEnvironment` (the version probe),
- * `prepareRun` (per attempt: a private home, a settings file; `cleanup` always runs), `buildArgv`,
- * `buildEnv`, `isFinalEvent` and `onOutput` (while it runs), `classifyFailure` (the CLI's own error report
- * turned into a precise error), `parseOutput` (usage, session id). Every hook after `prepareRun` gets the
+ * `quietUntilDone`, `stderrNoise`. Optional hooks, in the order they run: `probeEnvironment` (the version
+ * probe), `prepareRun` (per attempt: a private home, a settings file; `cleanup` always runs), `buildArgv`,
+ * `buildEnv`, `isFinalEvent` and `onOutput` (while it runs), `classifyTimeout` (why a stopped CLI ran so
+ * long), `classifyFailure` (the CLI's own error report turned into a precise error), `parseOutput` (usage,
+ * session id). Every hook after `prepareRun` gets the
  * attempt as a `SubprocessRun`: the request as the CLI sees it, the parsed config, the stripped model and
  * `prepareRun`'s state.
  *
@@ -106,6 +108,13 @@ export abstract class SubprocessCoderAdapter<
    * idle limit is raised to the wall-clock limit.
    */
   readonly quietUntilDone: boolean = false;
+  /**
+   * Lines of the CLI's stderr that never explain a failure (a warning it prints on every start), removed
+   * from the stderr tail that errors, `classifyFailure` and the result carry, so the failure's own lines
+   * are what a user reads. The transcript keeps every line. Each pattern is tested against one line
+   * without its line break; write them without the `g` flag. Default: none.
+   */
+  readonly stderrNoise: readonly RegExp[] = [];
   /** Subprocess coders stop promptly on abort: the base kills the process group. */
   override readonly supportsAbort: boolean = true;
   /** The base runs the CLI inside `request.sandbox` (the version probe stays on the host). */
@@ -171,6 +180,18 @@ export abstract class SubprocessCoderAdapter<
    * `run.request.emit`), since `parseOutput` sees only the output's end.
    */
   onOutput?(stream: 'stdout' | 'stderr', text: string, run: SubprocessRun<Config, State>): void;
+
+  /**
+   * Optional: why a CLI that snodo stopped at its wall-clock or idle `limit` ran so long, as a precise
+   * error that replaces `CODER_TIMEOUT` (a CLI that spent the time retrying a failing provider is
+   * `CODER_PROVIDER_FAILED`, whose fix is the provider, not a bigger limit). `stoppedAfterMs` is the limit
+   * that fired. `undefined`: the timeout stands.
+   */
+  classifyTimeout?(
+    output: SubprocessOutput,
+    run: SubprocessRun<Config, State>,
+    stop: { readonly limit: 'wall-clock' | 'idle'; readonly stoppedAfterMs: number },
+  ): SnodoError | undefined;
 
   /**
    * Optional: the CLI's own report of what went wrong (a JSON error event, a `result` with `is_error`)
@@ -357,9 +378,13 @@ export abstract class SubprocessCoderAdapter<
     } finally {
       recorder.finish(`=== ${describeOutcome(outcome)} after ${Date.now() - startedAt} ms ===`);
     }
+    const stderrTail = (limit?: number): string => {
+      const text = removeNoiseLines(recorder.stderrTail(), this.stderrNoise);
+      return limit === undefined || text.length <= limit ? text : text.slice(text.length - limit);
+    };
     const output = (exitCode: number): SubprocessOutput => ({
       stdout: recorder.stdoutTail,
-      stderr: recorder.stderrTail(),
+      stderr: stderrTail(),
       exitCode,
     });
     // The CLI's own report of what went wrong (a JSON error event on stdout) explains a failure better
@@ -368,9 +393,15 @@ export abstract class SubprocessCoderAdapter<
       ? this.classifyFailure?.(output(outcome.exitCode ?? -1), run)
       : undefined;
     if (reported !== undefined) throw reported;
+    const limit = outcome.stoppedBy;
+    if (limit === 'wall-clock' || limit === 'idle') {
+      const stoppedAfterMs = limit === 'wall-clock' ? request.timeoutMs : this.idleTimeoutMs(request);
+      const explained = this.classifyTimeout?.(output(-1), run, { limit, stoppedAfterMs });
+      if (explained !== undefined) throw explained;
+    }
     const failure = outcomeError(this, request, outcome, {
       idleTimeoutMs: this.idleTimeoutMs(request),
-      stderrTail: recorder.stderrTail(4096),
+      stderrTail: stderrTail(4096),
     });
     if (failure !== undefined) throw failure;
     const succeeded = output(0);
@@ -383,7 +414,7 @@ export abstract class SubprocessCoderAdapter<
       cliVersion: version,
       argv: redactedArgv,
       exitCode: 0,
-      stderrTail: recorder.stderrTail(4096),
+      stderrTail: stderrTail(4096),
       transcriptPath: request.transcriptPath,
     };
   }
