@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Lays out a new workspace package in the house shape (STYLE.md): package.json, README.md, CHANGELOG.md,
-// tsconfig.json, tsup.config.ts, src/index.ts. Usage: node scripts/new-package.mjs <dir> <npm name> "<description>"
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// LICENSE (the repository's), tsconfig.json, tsup.config.ts, src/index.ts. Usage: node scripts/new-package.mjs <dir> <npm name> "<description>"
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const [dir, name, description] = process.argv.slice(2);
 if (!dir || !name || !description) {
@@ -25,11 +28,12 @@ const pkg = {
   sideEffects: false,
   exports: {
     './package.json': './package.json',
-    '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+    // `default` lets `require()` load the ES module on Node >= 20.19 (require(esm)).
+    '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' },
   },
   main: './dist/index.js',
   types: './dist/index.d.ts',
-  files: ['dist', 'README.md', 'CHANGELOG.md'],
+  files: ['dist', 'README.md', 'CHANGELOG.md', 'LICENSE'],
   engines: { node: '>=20.19' },
   publishConfig: { access: 'public' },
   repository: { type: 'git', url: 'git+https://github.com/snodo-dev/snodo.git', directory: dir },
@@ -63,5 +67,6 @@ export default defineConfig({
 );
 writeFileSync(join(dir, 'README.md'), `# ${name}\n\n${description}\n`);
 writeFileSync(join(dir, 'CHANGELOG.md'), `# ${name}\n`);
+copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
 writeFileSync(join(dir, 'src/index.ts'), `export {};\n`);
 console.log(`created ${dir} (${name})`);
