@@ -1,11 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import {
   CoderFailedError,
+  type CoderProviderFailedError,
   type CoderV1Credentials,
   type CoderV1Request,
+  type ProviderEndpoint,
   SubprocessCoderAdapter,
   type SubprocessOutput,
   type SubprocessParsedOutput,
+  type SubprocessRun,
   type SubprocessRunPreparation,
   type SupportedVersionRange,
 } from '@snodo/coder-sdk';
@@ -19,6 +22,11 @@ import {
   isClaudeCodeResultLine,
 } from './claude-code-output.js';
 import {
+  type ClaudeCodeRunState,
+  createClaudeCodeRunState,
+  parseClaudeCodeRetry,
+} from './claude-code-retries.js';
+import {
   type ClaudeCodeCoderSettings,
   type ClaudeCodeRunConfig,
   claudeCodeConfigSchema,
@@ -30,7 +38,7 @@ import { CLAUDE_CODE_SUPPORTED_VERSIONS } from './version.js';
  * Claude Code (`claude -p`) as an in-place snodo coder: it edits the task worktree itself, snodo commits.
  * See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
-class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
+class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig, ClaudeCodeRunState> {
   readonly id = claudeCodeRegistration.id;
   readonly displayName = claudeCodeRegistration.displayName;
   readonly credentials: CoderV1Credentials = {
@@ -61,9 +69,43 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
    * The private config directory (Claude Code refuses none) and the variables pointing at it, with the
    * configured endpoint.
    */
-  override prepareRun(request: CoderV1Request, config: ClaudeCodeRunConfig): SubprocessRunPreparation {
+  override prepareRun(
+    request: CoderV1Request,
+    config: ClaudeCodeRunConfig,
+  ): SubprocessRunPreparation<ClaudeCodeRunState> {
     mkdirSync(claudeCodeConfigDirectory(request), { recursive: true, mode: 0o700 });
-    return { env: buildClaudeCodeEnvironment(request, config) };
+    return { env: buildClaudeCodeEnvironment(request, config), state: createClaudeCodeRunState() };
+  }
+
+  /**
+   * Each `api_retry` event becomes progress ("Claude Code: API error 500, retry 3/10"): a Claude Code
+   * retrying a failing provider prints nothing else for minutes.
+   */
+  override onOutput(stream: 'stdout' | 'stderr', text: string, run: ClaudeCodeRun): void {
+    if (stream !== 'stdout') return;
+    for (const line of run.state.lines.push(text)) {
+      const retry = parseClaudeCodeRetry(line);
+      if (retry === undefined) continue;
+      run.request.emit({
+        type: 'coder-progress',
+        message: run.state.retries.record(this.displayName, retry),
+      });
+    }
+  }
+
+  /** Stopped at a limit while it was retrying: the provider is the cause, not the task's size. */
+  override classifyTimeout(
+    output: SubprocessOutput,
+    run: ClaudeCodeRun,
+    stop: { readonly stoppedAfterMs: number },
+  ): CoderProviderFailedError | undefined {
+    return run.state.retries.toError({
+      coderId: this.id,
+      displayName: this.displayName,
+      endpoint: this.endpoint(run),
+      stoppedAfterMs: stop.stoppedAfterMs,
+      stderrTail: output.stderr,
+    });
   }
 
   /** `true` for the `result` event: Claude Code's work is done even if it does not exit (see the SDK). */
@@ -72,10 +114,36 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
   }
 
   /** An `is_error` result, after any exit. NOTE: Claude Code may exit 0 after an error it reported. */
-  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
+  override classifyFailure(
+    output: SubprocessOutput,
+    run: ClaudeCodeRun,
+  ): CoderFailedError | CoderProviderFailedError | undefined {
     const result = findClaudeCodeResult(output.stdout);
     if (result?.is_error !== true) return undefined;
-    return this.resultError(result, { exitCode: output.exitCode, stderrTail: output.stderr });
+    const exhausted = run.state.retries.toError({
+      coderId: this.id,
+      displayName: this.displayName,
+      endpoint: this.endpoint(run),
+      detail: describeClaudeCodeError(result),
+      ...(result.api_error_status == null ? {} : { status: result.api_error_status }),
+      stderrTail: output.stderr,
+    });
+    return exhausted ?? this.resultError(result, { exitCode: output.exitCode, stderrTail: output.stderr });
+  }
+
+  /** Where Claude Code's model calls went, for a provider failure's fix. */
+  private endpoint(run: ClaudeCodeRun): ProviderEndpoint {
+    if (run.config.baseUrl !== undefined) {
+      return {
+        where: run.config.baseUrl,
+        setting: `base_url in coders.${this.id} or the mode's coder_config`,
+      };
+    }
+    const inherited = run.request.env.ANTHROPIC_BASE_URL;
+    if (inherited !== undefined && inherited !== '') {
+      return { where: inherited, setting: `ANTHROPIC_BASE_URL (coders.${this.id}.env)` };
+    }
+    return { where: "Anthropic's API (https://api.anthropic.com, status.anthropic.com)" };
   }
 
   override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
@@ -112,6 +180,9 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
   }
 }
 
+/** One attempt of Claude Code as its hooks see it. */
+type ClaudeCodeRun = SubprocessRun<ClaudeCodeRunConfig, ClaudeCodeRunState>;
+
 /**
  * Creates the Claude Code coder: `claude -p` headless in the task worktree, with snodo's instructions in
  * `CLAUDE.local.md`, a private config directory per job, and usage, cost and session id read from the
@@ -119,6 +190,6 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
  */
 export function createClaudeCodeCoder(
   settings: ClaudeCodeCoderSettings = {},
-): SubprocessCoderAdapter<ClaudeCodeRunConfig> {
+): SubprocessCoderAdapter<ClaudeCodeRunConfig, ClaudeCodeRunState> {
   return new ClaudeCodeCoder(settings);
 }
