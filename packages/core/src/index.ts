@@ -85,6 +85,8 @@ export type { Protocol } from './protocol/protocol-schema.js';
 export { DEFAULT_PROTOCOL_TEMPLATE, renderProtocolTemplate } from './protocol/protocol-templates.js';
 /** One problem found in a YAML source, and its one-line rendering. */
 export { formatSourceIssue, type SourceIssue } from './protocol/source-issue.js';
+/** What `snodo init` writes into a template: the detected test command and workspace setup. */
+export type { TemplateCommands } from './protocol/template-commands.js';
 /** A human abandons a job and its workspace. */
 export { abandonJob } from './tasks/abandon-job.js';
 /** A human approves an escalated job: the pipeline continues from where it stopped. */
@@ -105,3 +107,5 @@ export { type JobDetails, showJob } from './tasks/show-job.js';
 export { openTaskScope, type TaskCommandOptions } from './tasks/task-scope.js';
 /** This package's version (recorded in the audit log's genesis). */
 export { SNODO_VERSION } from './version.js';
+/** The test command and workspace setup a repository's files imply (`snodo init` writes them down). */
+export { detectProjectCommands, type ProjectCommands } from './workspace-setup/detect-project-commands.js';

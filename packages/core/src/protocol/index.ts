@@ -27,6 +27,14 @@ export {
   protocolSchema,
 } from './protocol-schema.js';
 export {
+  copyIntoWorkspaceSchema,
+  DEFAULT_SETUP_TIMEOUT_SECONDS,
+  type ProtocolCommand,
+  type ProtocolSetup,
+  protocolCommandSchema,
+  protocolSetupSchema,
+} from './protocol-setup-schema.js';
+export {
   DEFAULT_PROTOCOL_TEMPLATE,
   isProtocolTemplateName,
   PROTOCOL_TEMPLATE_NAMES,
@@ -54,6 +62,7 @@ export {
   type SourceIssue,
   sortSourceIssues,
 } from './source-issue.js';
+export { applyTemplateCommands, type TemplateCommands, yamlArgv } from './template-commands.js';
 export { findUnknownKeys, type UnknownKey } from './unknown-keys.js';
 export {
   checkWellFormedness,

@@ -1,4 +1,5 @@
 import { ProtocolTemplateUnknownError } from '../errors.js';
+import { applyTemplateCommands, type TemplateCommands } from './template-commands.js';
 import { intentTemplate } from './templates/intent-template.js';
 import { soloTemplate } from './templates/solo-template.js';
 import { teamTemplate } from './templates/team-template.js';
@@ -30,12 +31,17 @@ export function isProtocolTemplateName(name: string): name is ProtocolTemplateNa
 }
 
 /**
- * The YAML text of a template, ready to write to `.snodo/protocol.yml`. Throws
- * `ProtocolTemplateUnknownError` (PROTOCOL_TEMPLATE_UNKNOWN) naming the templates for an unknown name.
+ * The YAML text of a template, ready to write to `.snodo/protocol.yml`, with what `snodo init` detected
+ * written in when `commands` is given (see `applyTemplateCommands`). Throws `ProtocolTemplateUnknownError`
+ * (PROTOCOL_TEMPLATE_UNKNOWN) naming the templates for an unknown name.
  */
-export function renderProtocolTemplate(name: ProtocolTemplateName | (string & {})): string {
+export function renderProtocolTemplate(
+  name: ProtocolTemplateName | (string & {}),
+  commands?: TemplateCommands,
+): string {
   if (!isProtocolTemplateName(name)) {
     throw new ProtocolTemplateUnknownError({ template: name, available: PROTOCOL_TEMPLATE_NAMES });
   }
-  return protocolTemplates[name];
+  const text = protocolTemplates[name];
+  return commands === undefined ? text : applyTemplateCommands(text, commands);
 }
