@@ -1,12 +1,15 @@
 import path from 'node:path';
 import {
   CoderFailedError,
+  type CoderProviderFailedError,
   type CoderV1Credentials,
   type CoderV1Request,
   coderStateDirectory,
+  type ProviderEndpoint,
   SubprocessCoderAdapter,
   type SubprocessOutput,
   type SubprocessParsedOutput,
+  type SubprocessRun,
   type SubprocessRunPreparation,
   type SupportedVersionRange,
 } from '@snodo/coder-sdk';
@@ -17,6 +20,12 @@ import {
   prepareGeminiCliHome,
 } from './gemini-cli-environment.js';
 import { isGeminiCliFinalLine, summariseGeminiCliOutput } from './gemini-cli-output.js';
+import {
+  createGeminiCliRunState,
+  GEMINI_CLI_STDERR_NOISE,
+  type GeminiCliRunState,
+  parseGeminiCliRetry,
+} from './gemini-cli-retries.js';
 import {
   type GeminiCliCoderConfig,
   type GeminiCliCoderSettings,
@@ -33,7 +42,7 @@ import { GEMINI_CLI_SUPPORTED_VERSIONS } from './version.js';
  * `gemini --output-format stream-json --approval-mode yolo` in the worktree, and reads usage and the
  * session id from the `result` event.
  */
-export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig> {
+export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig, GeminiCliRunState> {
   readonly id = geminiCliRegistration.id;
   readonly displayName = geminiCliRegistration.displayName;
   readonly binary = 'gemini';
@@ -47,6 +56,7 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig>
   override readonly supportsUsage = true;
   override readonly configSchema = geminiCliConfigSchema;
   override readonly droppedVariables = GEMINI_CLI_DROPPED_VARIABLES;
+  override readonly stderrNoise = GEMINI_CLI_STDERR_NOISE;
 
   declare protected readonly settings: GeminiCliCoderSettings;
 
@@ -68,9 +78,21 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig>
    * stack traces); a `result` whose status is not `success` fails the run even when the exit code says
    * otherwise.
    */
-  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
+  override classifyFailure(
+    output: SubprocessOutput,
+    run: GeminiCliRun,
+  ): CoderFailedError | CoderProviderFailedError | undefined {
     const summary = summariseGeminiCliOutput(output.stdout);
     const who = { coderId: this.id, displayName: this.displayName, stderrTail: output.stderr.slice(-4096) };
+    const failed = output.exitCode !== 0 || (summary.status !== undefined && summary.status !== 'success');
+    const exhausted = failed
+      ? run.state.retries.toError({
+          ...who,
+          endpoint: this.endpoint(run),
+          ...(summary.errorMessage === undefined ? {} : { detail: summary.errorMessage }),
+        })
+      : undefined;
+    if (exhausted !== undefined) return exhausted;
     if (output.exitCode !== 0) {
       if (summary.errorMessage === undefined || output.exitCode < 0) return undefined;
       return new CoderFailedError({
@@ -83,6 +105,37 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig>
     return new CoderFailedError({
       ...who,
       reason: `reported status "${summary.status}": ${summary.errorMessage ?? 'no message'}`,
+    });
+  }
+
+  /**
+   * Each retry Gemini CLI announces on stderr becomes progress ("Gemini CLI: rate limited (429), retry
+   * 2"): its stream-json stays silent while it retries a failing provider for minutes.
+   */
+  override onOutput(stream: 'stdout' | 'stderr', text: string, run: GeminiCliRun): void {
+    if (stream !== 'stderr') return;
+    for (const line of run.state.lines.push(text)) {
+      const retry = parseGeminiCliRetry(line, run.config.maxAttempts);
+      if (retry === undefined) continue;
+      run.request.emit({
+        type: 'coder-progress',
+        message: run.state.retries.record(this.displayName, retry),
+      });
+    }
+  }
+
+  /** Stopped at a limit while it was retrying: the provider is the cause, not the task's size. */
+  override classifyTimeout(
+    output: SubprocessOutput,
+    run: GeminiCliRun,
+    stop: { readonly stoppedAfterMs: number },
+  ): CoderProviderFailedError | undefined {
+    return run.state.retries.toError({
+      coderId: this.id,
+      displayName: this.displayName,
+      endpoint: this.endpoint(run),
+      stoppedAfterMs: stop.stoppedAfterMs,
+      stderrTail: output.stderr.slice(-4096),
     });
   }
 
@@ -107,14 +160,31 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig>
   override async prepareRun(
     request: CoderV1Request,
     config: GeminiCliCoderConfig,
-  ): Promise<SubprocessRunPreparation> {
+  ): Promise<SubprocessRunPreparation<GeminiCliRunState>> {
     // NOTE: never os.tmpdir(): inside the sandbox /tmp is private, so a host temporary directory would be
     // invisible to Gemini CLI. Its chats and logs stay with the job for inspection.
     const homeDirectory = path.join(coderStateDirectory(request), 'gemini-cli-home');
-    await prepareGeminiCliHome({ directory: homeDirectory, instructionsFileName: this.instructionsFileName });
-    return { env: geminiCliEnvironment({ homeDirectory, baseUrl: config.baseUrl, env: request.env }) };
+    await prepareGeminiCliHome({
+      directory: homeDirectory,
+      instructionsFileName: this.instructionsFileName,
+      maxAttempts: config.maxAttempts,
+    });
+    return {
+      env: geminiCliEnvironment({ homeDirectory, baseUrl: config.baseUrl, env: request.env }),
+      state: createGeminiCliRunState(),
+    };
+  }
+
+  /** Where Gemini CLI's model calls went, for a provider failure's fix. */
+  private endpoint(run: GeminiCliRun): ProviderEndpoint {
+    return run.config.baseUrl === undefined
+      ? { where: "Google's Gemini API (https://generativelanguage.googleapis.com)" }
+      : { where: run.config.baseUrl, setting: `base_url in coders.${this.id} or the mode's coder_config` };
   }
 }
+
+/** One attempt of Gemini CLI as its hooks see it. */
+type GeminiCliRun = SubprocessRun<GeminiCliCoderConfig, GeminiCliRunState>;
 
 /**
  * Creates the Gemini CLI coder. `settings` are the SDK's subprocess settings: kill grace, transcript cap,

@@ -17,13 +17,15 @@ export interface GeminiCliHomeOptions {
   readonly directory: string;
   /** The instructions file name in the worktree, read as a context file besides the project's GEMINI.md. */
   readonly instructionsFileName: string;
+  /** `coder_config.max_attempts` (`general.maxAttempts`), when set. */
+  readonly maxAttempts?: number | undefined;
 }
 
 /**
  * The user settings snodo writes for one run. They replace the user's own `~/.gemini/settings.json`:
  * - `security.auth.selectedType`: API-key auth, the only kind a headless run can use without a browser;
  * - `context.fileName`: snodo's instructions file first, then the project's own `GEMINI.md`;
- * - auto-update, update notices, usage statistics and telemetry off;
+ * - auto-update, update notices, usage statistics and telemetry off; `general.maxAttempts` when configured;
  * - `tools.sandbox: false`: Gemini's Docker/Podman/seatbelt sandbox cannot start inside a container, and
  *   snodo's worktree is the isolation (`GEMINI_SANDBOX=false` in the environment says it again, and wins).
  *
@@ -31,11 +33,18 @@ export interface GeminiCliHomeOptions {
  * for the keys it sets; one that sets `context.fileName` hides snodo's file, whose text still reaches the
  * model inside the prompt.
  */
-export function geminiCliSettings(instructionsFileName: string): Record<string, unknown> {
+export function geminiCliSettings(
+  instructionsFileName: string,
+  maxAttempts?: number | undefined,
+): Record<string, unknown> {
   return {
     security: { auth: { selectedType: 'gemini-api-key' } },
     context: { fileName: [instructionsFileName, 'GEMINI.md'] },
-    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    general: {
+      enableAutoUpdate: false,
+      enableAutoUpdateNotification: false,
+      ...(maxAttempts === undefined ? {} : { maxAttempts }),
+    },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
     tools: { sandbox: false },
@@ -48,7 +57,7 @@ export async function prepareGeminiCliHome(options: GeminiCliHomeOptions): Promi
   await mkdir(configDirectory, { recursive: true, mode: 0o700 });
   await writeFile(
     path.join(configDirectory, 'settings.json'),
-    `${JSON.stringify(geminiCliSettings(options.instructionsFileName), null, 2)}\n`,
+    `${JSON.stringify(geminiCliSettings(options.instructionsFileName, options.maxAttempts), null, 2)}\n`,
     { mode: 0o600 },
   );
 }
