@@ -58,8 +58,9 @@ export class OpencodeCliCoder extends SubprocessCoderAdapter<OpencodeCliCoderCon
   readonly modelPrefix = opencodeCliRegistration.modelPrefix;
   readonly installHint = opencodeCliRegistration.installHint;
   /**
-   * OpenCode has its own login and dozens of providers, so no key is required; the common provider
-   * variables are passed through when set (core passes the first one it finds).
+   * OpenCode has its own login and dozens of providers, so no key is required and no single provider is
+   * named (`configKey`): core passes one of these, the one of the provider the model names when it can
+   * tell, and a key stored with `snodo config add <provider>` counts as set.
    */
   readonly credentials: CoderV1Credentials = {
     envVars: [

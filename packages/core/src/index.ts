@@ -52,6 +52,12 @@ export {
 } from './jobs/job-state.js';
 /** Every job of a repository, and one job's state. */
 export { listJobs, readJobState } from './jobs/job-store.js';
+/** The key core would hand a coder and where it was found (config or environment), never shown in full. */
+export {
+  type CoderCredentialLookup,
+  type CoderCredentialOrigin,
+  lookUpCoderCredentials,
+} from './pipeline/coder-credentials.js';
 /** The typed events a run streams (`stage-start`, `gate-verdict`, `coder-output`, `usage`, `job-end`…). */
 export type { RunEvent, RunStage } from './pipeline/run-event.js';
 /** Runs one task through the governed pipeline: its events as they happen, its result at the end. */

@@ -16,6 +16,24 @@ export const coderStatusJsonSchema = z.object({
   fix: z.string().nullable(),
   installHint: z.string().nullable(),
   sandbox: z.enum(['supported', 'unsupported', 'not-needed', 'unknown']),
+  /**
+   * Where its key really comes from: `config` (the provider and the config file), `environment` (the
+   * variable), `cli-login` (the CLI's own login), `own-login-only` (snodo passes this coder no key), `none`.
+   */
+  credentialSource: z
+    .discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('config'),
+        provider: z.string(),
+        variable: z.string().optional(),
+        path: z.string(),
+      }),
+      z.object({ kind: z.literal('environment'), variable: z.string() }),
+      z.object({ kind: z.literal('cli-login') }),
+      z.object({ kind: z.literal('own-login-only') }),
+      z.object({ kind: z.literal('none') }),
+    ])
+    .optional(),
 });
 
 /** Whether a sandbox works on this machine (`snodo coders --json`, `snodo doctor`). */

@@ -2,38 +2,124 @@ import type { CoderAdapterV1 } from '@snodo/coder-sdk';
 import { parseModelString, resolveCredentials } from '@snodo/llm';
 import type { SnodoConfig } from '../config/index.js';
 
+/** Where the key handed to a coder was found, never the value. */
+export type CoderCredentialOrigin =
+  /** `providers.<provider>.api_key` in `$SNODO_HOME/config.yml`, stored by `snodo config add <provider>`. */
+  | {
+      readonly kind: 'config';
+      readonly provider: string;
+      /** The variable it is handed over as; absent for a coder that reads `providers` itself. */
+      readonly variable?: string;
+    }
+  /** An environment variable of snodo's own environment. */
+  | { readonly kind: 'environment'; readonly variable: string };
+
 /** A coder's credential as found, and the variables to inject into its environment. */
 export interface CoderCredentialLookup {
   /** Variables to add to the coder's environment (its key under its own variable name). */
   readonly variables: Readonly<Record<string, string>>;
   /** Where the key came from, for `state.json`, `snodo coders` and the audit log (never the value). */
   readonly source: 'config' | 'environment' | 'none';
+  /** The config entry or environment variable it came from, when one was found. */
+  readonly origin?: CoderCredentialOrigin;
+}
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+const NONE: CoderCredentialLookup = { variables: {}, source: 'none' };
+
+function fromConfig(provider: string, variable: string, key: string): CoderCredentialLookup {
+  return {
+    variables: { [variable]: key },
+    source: 'config',
+    origin: { kind: 'config', provider, variable },
+  };
+}
+
+function fromEnvironment(variable: string, value: string, injectedAs = variable): CoderCredentialLookup {
+  return {
+    variables: { [injectedAs]: value },
+    source: 'environment',
+    origin: { kind: 'environment', variable },
+  };
 }
 
 /**
- * Looks up the credential a coder declares: a key stored with `snodo config add <provider>` first, then
- * the provider's configured `api_key_env`, then the coder's own variables in the environment. Only this
- * coder's key is returned; every other secret stays out of its environment.
+ * The provider whose key `snodo config add <provider>` stored under a name the coder reads: the provider's
+ * default variables (`openai` → `OPENAI_API_KEY`, `google` → `GOOGLE_GENERATIVE_AI_API_KEY`) include it.
+ */
+function configuredProviderFor(
+  variable: string,
+  config: SnodoConfig,
+): { name: string; key: string } | undefined {
+  for (const [name, settings] of Object.entries(config.providers ?? {})) {
+    const key = settings.api_key?.trim();
+    if (!key) continue;
+    const provider = name === 'gemini' ? 'google' : name;
+    if (resolveCredentials(provider, { providers: {}, env: {} }).envVars.includes(variable))
+      return { name, key };
+  }
+  return undefined;
+}
+
+/** The variable, among those the coder declares, that carries the key of the coder model's provider. */
+function variableOfModel(adapter: CoderAdapterV1, model: string | undefined): string | undefined {
+  if (model === undefined) return undefined;
+  const prefix = adapter.modelPrefix;
+  const bare = prefix !== undefined && model.startsWith(prefix) ? model.slice(prefix.length) : model;
+  try {
+    const { provider } = parseModelString(bare);
+    const variables = resolveCredentials(provider, { providers: {}, env: {} }).envVars;
+    return adapter.credentials.envVars.find((name) => variables.includes(name));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Looks up the credential a coder declares, and only that one: every other secret stays out of its
+ * environment.
+ *
+ * A coder with a `configKey` (one provider: Claude Code → `anthropic`) gets a key stored with
+ * `snodo config add <configKey>` first, then the provider's configured `api_key_env`, then its own variables
+ * in the environment. A coder that declares several providers' variables without a `configKey` (OpenCode
+ * reads whichever provider its model names) gets the variable of its model's provider when the model names
+ * one (`opencode-cli/openai/gpt-4o` → `OPENAI_API_KEY`), else the first declared variable that is set;
+ * for each, a key stored in config for that provider wins over the environment, so
+ * `snodo config add openai` reaches it without exporting anything.
  */
 export function lookUpCoderCredentials(
   adapter: CoderAdapterV1,
   config: SnodoConfig,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Environment,
+  model?: string,
 ): CoderCredentialLookup {
-  const [primary] = adapter.credentials.envVars;
-  if (primary === undefined) return { variables: {}, source: 'none' };
-  const provider = adapter.credentials.configKey
-    ? config.providers?.[adapter.credentials.configKey]
-    : undefined;
-  if (provider?.api_key) return { variables: { [primary]: provider.api_key }, source: 'config' };
-  const fromConfiguredVariable = provider?.api_key_env ? env[provider.api_key_env] : undefined;
-  if (fromConfiguredVariable)
-    return { variables: { [primary]: fromConfiguredVariable }, source: 'environment' };
-  for (const name of adapter.credentials.envVars) {
-    const value = env[name];
-    if (value) return { variables: { [name]: value }, source: 'environment' };
+  const declared = adapter.credentials.envVars;
+  const [primary] = declared;
+  if (primary === undefined) return NONE;
+  const configKey = adapter.credentials.configKey;
+  if (configKey !== undefined) {
+    // `snodo config add gemini <key>` (LiteLLM's name) is the Google key, as in @snodo/llm.
+    const alias = configKey === 'google' && config.providers?.google === undefined ? 'gemini' : configKey;
+    const provider = config.providers?.[alias];
+    const stored = provider?.api_key?.trim();
+    if (stored) return fromConfig(alias, primary, stored);
+    const configuredVariable = provider?.api_key_env;
+    const fromConfiguredVariable = configuredVariable ? env[configuredVariable] : undefined;
+    if (configuredVariable && fromConfiguredVariable)
+      return fromEnvironment(configuredVariable, fromConfiguredVariable, primary);
   }
-  return { variables: {}, source: 'none' };
+  // The run's coder model, else the coder's own from config (`coders.opencode-cli.model`).
+  const preferred = variableOfModel(adapter, model ?? config.coders?.[adapter.id]?.model);
+  const order =
+    preferred === undefined ? declared : [preferred, ...declared.filter((name) => name !== preferred)];
+  for (const name of order) {
+    const stored = configKey === undefined ? configuredProviderFor(name, config) : undefined;
+    if (stored !== undefined) return fromConfig(stored.name, name, stored.key);
+    const value = env[name];
+    if (value) return fromEnvironment(name, value);
+  }
+  return NONE;
 }
 
 /**
@@ -44,18 +130,21 @@ export function lookUpCoderCredentials(
 export function lookUpModelCredentials(
   model: string | undefined,
   config: SnodoConfig,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Environment,
 ): CoderCredentialLookup {
-  if (model === undefined) return { variables: {}, source: 'none' };
+  if (model === undefined) return NONE;
   try {
     const { provider } = parseModelString(model);
     const found = resolveCredentials(provider, { providers: config.providers, env });
     if (found.source === 'environment' && found.envVar && env[found.envVar]) {
-      return { variables: { [found.envVar]: env[found.envVar] as string }, source: 'environment' };
+      return fromEnvironment(found.envVar, env[found.envVar] as string);
     }
-    return { variables: {}, source: found.source === 'config' ? 'config' : 'none' };
+    if (found.source === 'config') {
+      return { variables: {}, source: 'config', origin: { kind: 'config', provider } };
+    }
+    return NONE;
   } catch {
     // A model string the llm package cannot read: the coder reports it with its own message.
-    return { variables: {}, source: 'none' };
+    return NONE;
   }
 }

@@ -4,6 +4,12 @@ import { loadCoderRegistry } from '../../coders/load-coder-registry.js';
 import { describeSandboxStatus, type SandboxStatus, sandboxStatus } from '../../coders/sandbox-status.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import type { Palette } from '../../output/palette.js';
+import {
+  type CredentialSource,
+  credentialSourceNotes,
+  credentialSources,
+  credentialSourceText,
+} from '../../output/credential-source.js';
 import { formatTable } from '../../output/table.js';
 
 /** The flags of `snodo coders`. */
@@ -30,13 +36,6 @@ function sandboxText(status: CoderStatus, sandbox: SandboxStatus, palette: Palet
   return sandbox.available ? palette.green('yes') : palette.yellow('no sandbox here');
 }
 
-function credentialText(status: CoderStatus, palette: Palette): string {
-  if (status.credentials === 'missing') {
-    return palette.red(`missing (${status.credentialVariables.join(' or ') || 'key'})`);
-  }
-  return status.credentials;
-}
-
 /**
  * The coders as a table (with whether each runs in the sandbox), a line about the sandbox on this machine,
  * then one line per coder that is not ready, with its fix.
@@ -53,17 +52,23 @@ export function formatCoderStatuses(
       status.kind,
       status.installed ? 'yes' : palette.red('no'),
       status.version ?? '-',
-      credentialText(status, palette),
+      credentialSourceText(status, sources.get(status.id) ?? { kind: 'none' }, palette),
       sandboxText(status, sandbox, palette),
       status.ready ? palette.green('yes') : palette.red('no'),
     ]),
   ];
-  const lines = [formatTable(rows, { header: palette.dim }), '', describeSandboxStatus(sandbox)];
+  const lines = [
+    formatTable(rows, { header: palette.dim }),
+    ...credentialSourceNotes(sources.values(), palette),
+    '',
+    describeSandboxStatus(sandbox),
+  ];
   const notReady = statuses.filter((status) => !status.ready);
   if (notReady.length > 0) lines.push('');
   for (const status of notReady) {
     lines.push(`${palette.bold(status.id)}: ${status.reason ?? 'not ready'}`);
     if (status.fix !== null && status.fix !== status.reason) lines.push(`  fix: ${status.fix}`);
+  sources: ReadonlyMap<string, CredentialSource> = new Map(),
     else if (!status.installed && status.installHint !== null) lines.push(`  install: ${status.installHint}`);
   }
   return `${lines.join('\n')}\n`;
@@ -72,7 +77,10 @@ export function formatCoderStatuses(
 /** `snodo coders`: always exit 0; readiness is information here (`snodo doctor` is the check). */
 export async function codersAction(context: CliContext, flags: CodersFlags): Promise<number> {
   const { coders, sandbox } = await listCoderStatuses(context);
-  if (flags.json === true) context.stdout.write(`${JSON.stringify({ coders, sandbox }, null, 2)}\n`);
-  else context.stdout.write(formatCoderStatuses(coders, sandbox, context.out));
+  const sources = await credentialSources(await loadCoderRegistry(context), context.env, coders);
+  if (flags.json === true) {
+    const withSources = coders.map((status) => ({ ...status, credentialSource: sources.get(status.id) }));
+    context.stdout.write(`${JSON.stringify({ coders: withSources, sandbox }, null, 2)}\n`);
+  } else context.stdout.write(formatCoderStatuses(coders, sandbox, context.out, sources));
   return EXIT_CODES.done;
 }
