@@ -40,6 +40,12 @@ describe('provider retries', () => {
     expect(error).toMatchObject({ retries: 10, status: 500, stoppedAfterMs: 120_000 });
   });
 
+  it('a refused key is not an outage: the CLI’s own error stands', () => {
+    const log = new ProviderRetryLog();
+    log.record('Codex', { status: 401, attempt: 1 });
+    expect(log.toError({ coderId: 'codex', displayName: 'Codex', endpoint })).toBeUndefined();
+  });
+
   it('a rate limit points at the quota', () => {
     const log = new ProviderRetryLog();
     log.record('Gemini CLI', { status: 429 });

@@ -61,7 +61,8 @@ export class ProviderRetryLog {
 
   /**
    * `CODER_PROVIDER_FAILED` for this attempt, or `undefined` when no retry was seen (the failure is then
-   * not the provider's, as far as the CLI said). `detail` is the CLI's final word (its error result), which
+   * not the provider's, as far as the CLI said) or the last status is a client error (401, 403, 404: a
+   * key or a model the provider refuses, which retrying never fixes). `detail` is the CLI's final word (its error result), which
    * wins over the last retry's; `stoppedAfterMs` is set when snodo stopped the CLI at a limit.
    */
   toError(options: {
@@ -75,11 +76,14 @@ export class ProviderRetryLog {
   }): CoderProviderFailedError | undefined {
     const last = this.last;
     if (last === undefined) return undefined;
+    const status = options.status ?? last.status;
+    // A refused key or an unknown model is no outage: the CLI's own error says it better.
+    if (status !== undefined && isClientError(status)) return undefined;
     const detail = options.detail ?? last.detail;
     return new CoderProviderFailedError({
       coderId: options.coderId,
       displayName: options.displayName,
-      status: options.status ?? last.status,
+      status,
       retries: this.count,
       endpoint: options.endpoint,
       ...(detail === undefined ? {} : { detail }),
@@ -87,4 +91,9 @@ export class ProviderRetryLog {
       ...(options.stderrTail === undefined ? {} : { stderrTail: options.stderrTail }),
     });
   }
+}
+
+/** A 4xx other than a timeout (408), a conflict (409) or a rate limit (429). */
+function isClientError(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
 }
