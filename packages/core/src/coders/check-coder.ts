@@ -117,6 +117,8 @@ export async function checkCoder(
   const notReady = availabilityError(adapter, availability);
   return {
     ...common,
+    // The adapter's own name unless config chose one: a package coder's registration may only know its id.
+    displayName: typeof settings.display_name === 'string' ? settings.display_name : adapter.displayName,
     installed: availability.installed,
     version: availability.version ?? null,
     credentials: availability.credentials,

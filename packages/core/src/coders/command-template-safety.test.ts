@@ -147,7 +147,7 @@ describe('coders.<id>.credentials', () => {
     expect(adapter.credentials.envVars).toEqual(['ACME_API_KEY']);
     // What the pipeline does before a run: only this coder's declared variable joins the allow-list.
     const lookup = lookUpCoderCredentials(adapter, {} as SnodoConfig, parentEnv);
-    expect(lookup).toEqual({ variables: { ACME_API_KEY: 'acme-secret-123' }, source: 'environment' });
+    expect(lookup).toMatchObject({ variables: { ACME_API_KEY: 'acme-secret-123' }, source: 'environment' });
     const env = buildCoderEnvironment({ parentEnv, credentials: lookup.variables });
     await run(coders, 'go', env);
     const seen = readFileSync(join(repository, 'env.txt'), 'utf8');
@@ -164,7 +164,7 @@ describe('coders.<id>.credentials', () => {
     });
     const adapter = await registry.get('mine');
     const config = { providers: { mine: { api_key: 'stored-key-789' } } } as unknown as SnodoConfig;
-    expect(lookUpCoderCredentials(adapter, config, {})).toEqual({
+    expect(lookUpCoderCredentials(adapter, config, {})).toMatchObject({
       variables: { ACME_API_KEY: 'stored-key-789' },
       source: 'config',
     });

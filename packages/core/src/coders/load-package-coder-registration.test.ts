@@ -6,7 +6,10 @@ import type { SnodoConfig } from '../config/index.js';
 import { checkCoder } from './check-coder.js';
 import type { CoderSettings } from './coder-registration.js';
 import { createCoderRegistry } from './coder-registry.js';
-import { loadConfigCoderRegistrations } from './config-coder-registrations.js';
+import {
+  createConfigCoderRegistrations,
+  loadConfigCoderRegistrations,
+} from './config-coder-registrations.js';
 import { resolveCoderName } from './resolve-coder-name.js';
 
 // Third-party coder packages as an adapter author publishes them, installed into a repository's
@@ -159,6 +162,18 @@ describe('snodo coders for a package coder that cannot give a coder', () => {
     expect(status).toMatchObject({ installed: true, ready: false, installHint: null });
     expect(status.reason).toContain('is installed, but importing');
     expect(status.reason).toContain('a-dependency-nobody-installed');
+  });
+
+  it("shows the adapter's own name once loaded, even from a registration that imported nothing", async () => {
+    const coders = { acme: { package: 'snodo-coder-acme' } };
+    const registry = createCoderRegistry({
+      registrations: createConfigCoderRegistrations({ coders, resolveFrom: [repository] }),
+      defaultCoderId: 'acme',
+      settings: coders,
+    });
+    expect(registry.registration('acme').displayName).toBe('acme');
+    const status = await checkCoder({ registry, config: { ...config, coders }, env: {} }, 'acme');
+    expect(status).toMatchObject({ displayName: 'Acme Coder', ready: true });
   });
 
   it('gives the npm hint only for a package that is not installed', async () => {
