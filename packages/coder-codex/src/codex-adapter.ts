@@ -1,16 +1,24 @@
 import {
   CoderFailedError,
+  type CoderProviderFailedError,
   type CoderV1Credentials,
   type CoderV1Request,
   SubprocessCoderAdapter,
   type SubprocessOutput,
   type SubprocessParsedOutput,
+  type SubprocessRun,
   type SubprocessRunPreparation,
   type SupportedVersionRange,
 } from '@snodo/coder-sdk';
 import { buildCodexArgv } from './codex-argv.js';
 import { buildCodexEnvironment, prepareCodexHome } from './codex-home.js';
 import { type CodexRunSummary, codexUsage, isCodexFinalLine, summarizeCodexOutput } from './codex-output.js';
+import {
+  CODEX_STDERR_NOISE,
+  type CodexRunState,
+  createCodexRunState,
+  parseCodexRetry,
+} from './codex-retries.js';
 import { type CodexCoderSettings, type CodexRunConfig, codexConfigSchema } from './codex-settings.js';
 import { codexRegistration } from './registration.js';
 import { CODEX_SUPPORTED_VERSIONS } from './version.js';
@@ -19,7 +27,7 @@ import { CODEX_SUPPORTED_VERSIONS } from './version.js';
  * OpenAI Codex (`codex exec`) as an in-place snodo coder: it edits the task worktree itself, snodo
  * commits. See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
-class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
+class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig, CodexRunState> {
   readonly id = codexRegistration.id;
   readonly displayName = codexRegistration.displayName;
   readonly credentials: CoderV1Credentials = {
@@ -32,6 +40,7 @@ class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
   override readonly supportedVersions: SupportedVersionRange = CODEX_SUPPORTED_VERSIONS;
   override readonly supportsUsage = true;
   override readonly configSchema = codexConfigSchema;
+  override readonly stderrNoise = CODEX_STDERR_NOISE;
 
   declare protected readonly settings: CodexCoderSettings;
 
@@ -44,9 +53,40 @@ class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
   }
 
   /** The private `CODEX_HOME` (its `config.toml` and `AGENTS.md`) and the variables pointing at it. */
-  override prepareRun(request: CoderV1Request, config: CodexRunConfig): SubprocessRunPreparation {
+  override prepareRun(
+    request: CoderV1Request,
+    config: CodexRunConfig,
+  ): SubprocessRunPreparation<CodexRunState> {
     prepareCodexHome(request, config);
-    return { env: buildCodexEnvironment(request) };
+    return { env: buildCodexEnvironment(request), state: createCodexRunState() };
+  }
+
+  /** Each `Reconnecting... 2/5` event becomes progress ("Codex: API error 500, retry 2/5"). */
+  override onOutput(stream: 'stdout' | 'stderr', text: string, run: CodexRun): void {
+    if (stream !== 'stdout') return;
+    for (const line of run.state.lines.push(text)) {
+      const retry = parseCodexRetry(line);
+      if (retry === undefined) continue;
+      run.request.emit({
+        type: 'coder-progress',
+        message: run.state.retries.record(this.displayName, retry),
+      });
+    }
+  }
+
+  /** Stopped at a limit while it was reconnecting: the provider is the cause, not the task's size. */
+  override classifyTimeout(
+    output: SubprocessOutput,
+    run: CodexRun,
+    stop: { readonly stoppedAfterMs: number },
+  ): CoderProviderFailedError | undefined {
+    return run.state.retries.toError({
+      coderId: this.id,
+      displayName: this.displayName,
+      endpoint: this.endpoint(run),
+      stoppedAfterMs: stop.stoppedAfterMs,
+      stderrTail: output.stderr,
+    });
   }
 
   /** `true` for `turn.completed` / `turn.failed`: Codex's work is done even if it does not exit. */
@@ -55,10 +95,27 @@ class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
   }
 
   /** A finished turn without usage (`turn.failed`), after any exit. NOTE: exit 0 does not make it a success. */
-  override classifyFailure(output: SubprocessOutput): CoderFailedError | undefined {
+  override classifyFailure(
+    output: SubprocessOutput,
+    run: CodexRun,
+  ): CoderFailedError | CoderProviderFailedError | undefined {
     const summary = summarizeCodexOutput(output.stdout);
     if (!summary.finished || summary.usage !== undefined) return undefined;
-    return this.summaryError(summary, { exitCode: output.exitCode, stderrTail: output.stderr });
+    const exhausted = run.state.retries.toError({
+      coderId: this.id,
+      displayName: this.displayName,
+      endpoint: this.endpoint(run),
+      ...(summary.failure === undefined ? {} : { detail: summary.failure }),
+      stderrTail: output.stderr,
+    });
+    return exhausted ?? this.summaryError(summary, { exitCode: output.exitCode, stderrTail: output.stderr });
+  }
+
+  /** Where Codex's model calls went, for a provider failure's fix. */
+  private endpoint(run: CodexRun): { where: string; setting?: string } {
+    return run.config.baseUrl === undefined
+      ? { where: "OpenAI's API (https://api.openai.com, status.openai.com)" }
+      : { where: run.config.baseUrl, setting: `base_url in coders.${this.id} or the mode's coder_config` };
   }
 
   override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
@@ -97,11 +154,16 @@ class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
   }
 }
 
+/** One attempt of Codex as its hooks see it. */
+type CodexRun = SubprocessRun<CodexRunConfig, CodexRunState>;
+
 /**
  * Creates the Codex coder: `codex exec` headless in the task worktree, with snodo's instructions as the
  * private `CODEX_HOME`'s `AGENTS.md`, and usage and thread id read from its JSON events. Registered by the
  * snodo CLI as `codex` (model namespace `codex/`).
  */
-export function createCodexCoder(settings: CodexCoderSettings = {}): SubprocessCoderAdapter<CodexRunConfig> {
+export function createCodexCoder(
+  settings: CodexCoderSettings = {},
+): SubprocessCoderAdapter<CodexRunConfig, CodexRunState> {
   return new CodexCoder(settings);
 }

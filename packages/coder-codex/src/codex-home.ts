@@ -44,7 +44,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * The `config.toml` snodo writes into the private home: nothing but, when `base_url` is configured, a
- * custom Responses provider for it that authenticates with `CODEX_API_KEY`.
+ * custom Responses provider for it that authenticates with `CODEX_API_KEY` (with `max_retries`, its retry
+ * limits).
  */
 export function codexConfigToml(config: CodexRunConfig): string {
   const lines = ['# Written by snodo for one job. Codex reads no other user config in a snodo run.', ''];
@@ -58,6 +59,9 @@ export function codexConfigToml(config: CodexRunConfig): string {
       `base_url = ${JSON.stringify(config.baseUrl)}`,
       'env_key = "CODEX_API_KEY"',
       'wire_api = "responses"',
+      ...(config.maxRetries === undefined
+        ? []
+        : [`request_max_retries = ${config.maxRetries}`, `stream_max_retries = ${config.maxRetries}`]),
       '',
     );
   }

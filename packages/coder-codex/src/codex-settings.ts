@@ -12,6 +12,11 @@ export type CodexCoderSettings = SubprocessCoderAdapterSettings;
 export interface CodexRunConfig {
   /** The Responses endpoint for this run, when configured. */
   readonly baseUrl: string | undefined;
+  /**
+   * How often Codex retries a failed request or stream to `base_url` before it gives up (the provider's
+   * `request_max_retries` and `stream_max_retries`; Codex's default is 5 and 4). Only with `base_url`.
+   */
+  readonly maxRetries: number | undefined;
 }
 
 /**
@@ -31,5 +36,16 @@ export const codexConfigSchema: z.ZodType<CodexRunConfig> = z
         message: 'must be an http(s) URL such as http://127.0.0.1:4000/v1',
       })
       .optional(),
+    /** Retries of a failing request or stream to `base_url`; see `CodexRunConfig.maxRetries`. */
+    max_retries: z
+      .number({ message: 'must be a whole number from 0 to 100' })
+      .int({ message: 'must be a whole number from 0 to 100' })
+      .min(0, { message: 'must be 0 or more' })
+      .max(100, { message: 'must be at most 100' })
+      .optional(),
   })
-  .transform((data) => ({ baseUrl: data.base_url }));
+  .refine((data) => data.max_retries === undefined || data.base_url !== undefined, {
+    message: 'max_retries needs base_url (it configures the custom provider snodo writes for it)',
+    path: ['max_retries'],
+  })
+  .transform((data) => ({ baseUrl: data.base_url, maxRetries: data.max_retries }));
