@@ -172,6 +172,9 @@ export function exitCodeForError(error: unknown): ExitCode {
   return exitCodeForErrorCode(code);
 }
 
+  // `snodo help [command]` asked for help (commander's exit code 0); a bare `snodo` shows it as a usage error.
+  if (code === 'commander.help')
+    return (error as { exitCode?: unknown }).exitCode === 0 ? EXIT_CODES.done : EXIT_CODES.badInput;
 /** What `exitCodeForResult` reads from a run result (a `RunTaskResult` or a landing result). */
 export interface ResultStatus {
   /** The job's status: `done`, `halted`, `failed`, `cancelled`… */

@@ -34,6 +34,13 @@ function fixLines(error: unknown): string[] {
   return [];
 }
 
+/** The command (or commands, one a line) that fixes `error`, or `null`: what `--json` prints as `fix`. */
+export function errorFix(error: unknown): string | null {
+  const lines = fixLines(error).map((line) => line.replace(/^fix: /, '').trim());
+  const text = lines.filter((line) => line !== '').join('\n');
+  return text === '' ? null : text;
+}
+
 function causeLines(error: unknown): string[] {
   const lines: string[] = [];
   let cause = (error as { cause?: unknown } | null)?.cause;
