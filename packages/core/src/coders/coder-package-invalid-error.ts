@@ -35,10 +35,16 @@ export class CoderPackageInvalidError extends SnodoError<'CODER_PACKAGE_INVALID'
   }) {
     const { coderId, packageName, problem } = options;
     const where = `The package ${packageName} (config coders.${coderId}.package)`;
+    // A factory under another name (the SDK README's `createCustomCoder`) is one re-export away.
+    const factory =
+      problem.kind === 'exports-no-coder'
+        ? problem.exportedNames.find((name) => /^create\w*Coder$/.test(name))
+        : undefined;
     const fix =
       problem.kind === 'exports-no-coder'
         ? 'export `registration` (a CoderRegistrationV1 whose `load` returns the adapter), or a default ' +
-          'export, `createCoder` or `coder` holding a coder-v1 adapter or a function returning one'
+          'export, `createCoder` or `coder` holding a coder-v1 adapter or a function returning one' +
+          (factory === undefined ? '' : ` (for example \`export { ${factory} as createCoder }\`)`)
         : `fix the error above in ${packageName} (or reinstall it: \`npm install ${packageName}\`)`;
     const found =
       problem.kind === 'exports-no-coder'

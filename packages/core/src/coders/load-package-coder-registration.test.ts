@@ -78,7 +78,10 @@ beforeAll(() => {
   writePackage(
     'snodo-coder-empty',
     { type: 'module', main: 'index.js' },
-    { 'index.js': 'export const somethingElse = 1; export class CustomCoder {}' },
+    {
+      'index.js':
+        'export const somethingElse = 1; export class CustomCoder {}; export const createCustomCoder = () => new CustomCoder();',
+    },
   );
   writePackage(
     'snodo-coder-broken',
@@ -151,9 +154,10 @@ describe('snodo coders for a package coder that cannot give a coder', () => {
     const status = await statusOf('empty', 'snodo-coder-empty');
     expect(status).toMatchObject({ installed: true, ready: false, installHint: null });
     expect(status.reason).toContain(
-      'is installed, but exports no coder: it exports CustomCoder, somethingElse',
+      'is installed, but exports no coder: it exports CustomCoder, createCustomCoder, somethingElse',
     );
     expect(status.fix).toContain('Export `registration`');
+    expect(status.fix).toContain('`export { createCustomCoder as createCoder }`');
     expect(`${status.reason} ${status.fix}`).not.toContain('npm install');
   });
 
