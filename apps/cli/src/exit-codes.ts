@@ -70,6 +70,9 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   MODE_CANNOT_CHANGE_CODE: badInput,
   MODE_UNKNOWN: badInput,
   MODEL_CODER_MISMATCH: badInput,
+  // A run needs a model nothing configures, or has no task: refused before a job exists.
+  MODEL_REQUIRED: badInput,
+  TASK_EMPTY: badInput,
   NOT_A_GIT_REPOSITORY: badInput,
   PROTOCOL_INVALID: badInput,
   PROTOCOL_NOT_FOUND: badInput,

@@ -9,6 +9,8 @@ import type { WorkspaceTamperedError } from './isolation/workspace-tampered-erro
 import type { WorktreeDirtyError } from './isolation/worktree-dirty-error.js';
 import type { ModelCoderMismatchError } from './models/model-coder-mismatch-error.js';
 import type { ProtocolInvalidError } from './protocol/protocol-invalid-error.js';
+import type { ModelRequiredError } from './project/model-required-error.js';
+import type { TaskEmptyError } from './project/task-empty-error.js';
 import type { SandboxUnavailableError } from './sandbox/sandbox-unavailable-error.js';
 
 // The errors of core that are a code and a message. Those whose fields callers read are classes of their
@@ -331,6 +333,7 @@ export type CoreErrorCode =
       | typeof ModelCoderMismatchError
       | typeof ModeUnknownError
       | typeof NotAGitRepositoryError
+      | typeof ModelRequiredError
       | typeof ProtocolInvalidError
       | typeof ProtocolNotFoundError
       | typeof ProtocolTemplateUnknownError
@@ -338,6 +341,7 @@ export type CoreErrorCode =
       | typeof SandboxUnavailableError
       | typeof WorkspaceBranchMismatchError
       | typeof WorkspaceLayoutUnsupportedError
+      | typeof TaskEmptyError
       | typeof WorkspaceSetupFailedError
       | typeof WorkspaceSetupToolMissingError
       | typeof WorkspaceTamperedError

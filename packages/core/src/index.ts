@@ -66,9 +66,13 @@ export { type RunTaskHandle, runTask } from './pipeline/run-task.js';
 export type { CoderCatalog, RunTaskOptions } from './pipeline/run-task-options.js';
 /** How a run ended (`status`, `outcome`, the landing, usage). */
 export type { RunTaskResult } from './pipeline/run-task-result.js';
+/** The models a run needs and nothing configures (`snodo coders`, `snodo doctor` say "not ready"). */
+export { checkModels } from './project/check-models.js';
 /** The mode a plan chose and why; a decision with its source. */
 export type { ModeChoice } from './project/choose-mode.js';
 export type { Sourced } from './project/coder-timeout.js';
+/** A run needs a model nothing configures: refused before a job exists, with the quick-setup text. */
+export { type ModelNeed, ModelRequiredError } from './project/model-required-error.js';
 // ── The door ──────────────────────────────────────────────────────────────────────────────────────────
 /** Opens the project snodo was started in, once: config, coder registry, protocol, repository, sandbox. */
 export { findMainCheckout, type OpenProjectOptions, openProject } from './project/open-project.js';
@@ -80,6 +84,8 @@ export type { Project, ProjectProtocol, ProjectRepository } from './project/proj
 export { resolveSelection, type Selection, type SelectionRequest } from './project/resolve-selection.js';
 /** A task request, the decisions taken before a job exists, and the full plan `--dry-run` prints. */
 export type { TaskDecisions, TaskPlan, TaskRequest } from './project/task-plan.js';
+/** Whether a planned run would start, and why not. */
+export type { ReadinessProblem, TaskReadiness } from './project/task-readiness.js';
 /** Loads and checks a protocol file (`snodo protocol validate` names any file). */
 export { loadProtocol } from './protocol/load-protocol.js';
 /** A protocol that does not load: every problem with its file, line and column. */

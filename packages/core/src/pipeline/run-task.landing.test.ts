@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoderV1Request } from '@snodo/coder-sdk';
 import { MockCoderAdapterV1 } from '@snodo/coder-sdk/test';
@@ -242,9 +242,15 @@ describe('landing', () => {
     expect(fixture.git(['branch', '--list', 'snodo/*'])).toBe('');
 
     writeFileSync(join(fixture.root, 'README.md'), 'dirty\n');
-    const dirty = await fixture.run({ task: 'add another file', mock: true, isolation: false });
-    expect(dirty.result).toMatchObject({ status: 'failed', outcome: 'worktree_dirty' });
+    const jobs = readdirSync(join(fixture.root, '.snodo', 'jobs'));
+    // Refused before a job exists (issue 13): the user's edit is untouched and no job record is made.
+    await expect(
+      fixture.run({ task: 'add another file', mock: true, isolation: false }),
+    ).rejects.toMatchObject({
+      code: 'WORKTREE_DIRTY',
+    });
     expect(readFileSync(join(fixture.root, 'README.md'), 'utf8')).toBe('dirty\n');
+    expect(readdirSync(join(fixture.root, '.snodo', 'jobs'))).toEqual(jobs);
   });
 });
 

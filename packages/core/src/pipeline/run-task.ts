@@ -4,16 +4,11 @@ import type { CoderPromptFinding } from '@snodo/coder-sdk';
 import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { isRecoverable, loadDiffContext } from '../gates/index.js';
-import {
-  createTaskWorkspace,
-  type LandingStrategy,
-  resolveBaseBranch,
-  useCurrentCheckout,
-} from '../isolation/index.js';
+import { createTaskWorkspace, type LandingStrategy, useCurrentCheckout } from '../isolation/index.js';
 import { createJob } from '../jobs/index.js';
 import { landingLedgerOffset } from '../landing/index.js';
 import { openProject } from '../project/open-project.js';
-import { decideTask } from '../project/plan-task.js';
+import { checkStartingPoint, decideTask } from '../project/plan-task.js';
 import type { TaskDecisions } from '../project/task-plan.js';
 import type { ProtocolMode } from '../protocol/index.js';
 import { finishJob } from './finish-job.js';
@@ -78,18 +73,16 @@ async function orchestrate(
   channel: EventChannel<RunEvent>,
 ): Promise<RunTaskResult> {
   const context = requireRunContext(await openProject(requested));
-  // Every bad input is refused here, before a job exists (SPEC §2); the plan also masks secrets in the task.
+  // Every bad input is refused here, before a job, a workspace, a branch or an audit event exists (SPEC §2):
+  // the plan's own refusals (an empty task, an unknown coder or mode…; it also masks secrets in the task), a
+  // model the run needs and nothing configures, a start point that does not resolve (`--base nope`, a dirty
+  // tree or detached HEAD under --no-isolation, no first commit), and a coder that cannot run here.
   const plan = decideTask(context, requested);
-  // A base branch that cannot be resolved (a detached HEAD without --base, a base that does not exist) is
-  // bad input too: refused like `planTask` refuses it. The workspace resolves it again when it is made.
-  if (requested.isolation !== false) {
-    await resolveBaseBranch({
-      repositoryRoot: context.repositoryRoot,
-      base: requested.base,
-      configuredBase: context.protocol.execution.base_branch,
-    });
-  }
+  if (plan.missingModels !== undefined) throw plan.missingModels;
+  await checkStartingPoint(context, requested);
   const options = { ...requested, task: plan.task };
+  // The coder of the plan's mode; classification may pick another mode, whose coder is resolved then.
+  const planned = await resolveCoder(context, options, plan.mode.mode);
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,
@@ -148,7 +141,7 @@ async function orchestrate(
     let workspace: RunWorkspace | undefined;
     let ending: JobEnding;
     try {
-      ending = await governedRun(run, plan, (created) => {
+      ending = await governedRun(run, plan, planned, (created) => {
         workspace = created;
       });
     } catch (error) {
@@ -163,6 +156,7 @@ async function orchestrate(
 async function governedRun(
   run: JobRun,
   plan: TaskDecisions,
+  planned: ResolvedCoder,
   onWorkspace: (workspace: RunWorkspace) => void,
 ): Promise<JobEnding> {
   const { context, options } = run;
@@ -181,7 +175,9 @@ async function governedRun(
   });
   await run.updateState((state) => ({ ...state, mode: mode.mode_id, flowType: classification.flowType }));
 
-  const coder: ResolvedCoder = await run.stage('resolve', () => resolveCoder(context, options, mode));
+  const coder: ResolvedCoder = await run.stage('resolve', async () =>
+    mode === plan.mode.mode ? planned : resolveCoder(context, options, mode),
+  );
   for (const secret of coder.secrets) run.auditTrail.addSecret(secret);
   const version = coder.availability.version;
   await run.audit('coder-resolve', {

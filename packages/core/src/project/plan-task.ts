@@ -1,14 +1,17 @@
 import { checkCoder } from '../coders/check-coder.js';
-import { resolveBaseBranch } from '../isolation/index.js';
+import { resolveBaseBranch, useCurrentCheckout } from '../isolation/index.js';
 import { redactKnownSecrets } from '../pipeline/known-secrets.js';
 import { type RunContext, requireRunContext } from '../pipeline/run-context.js';
 import { constraintsForMode, validatorsForMode } from '../protocol/index.js';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
 import { chooseMode } from './choose-mode.js';
 import { resolveCoderTimeout } from './coder-timeout.js';
+import { findMissingModels } from './find-missing-models.js';
 import type { Project } from './project.js';
 import { resolveSelection } from './resolve-selection.js';
+import { TaskEmptyError } from './task-empty-error.js';
 import type { TaskDecisions, TaskPlan, TaskRequest } from './task-plan.js';
+import { taskReadiness } from './task-readiness.js';
 
 /** Refuses, before a job exists, a run `execution.sandbox: required` forbids (SPEC §12; exit 3). */
 function assertSandboxAllowed(context: RunContext, request: TaskRequest): void {
@@ -32,12 +35,14 @@ function assertSandboxAllowed(context: RunContext, request: TaskRequest): void {
 
 /**
  * Takes every decision a run makes before a job exists, reading only, and refuses bad input with its typed
- * error: an unknown `--coder` or a model namespaced for another coder, an unknown `--mode` or one that
- * cannot change code, a sandbox that `required` asks for and this machine lacks. `runTask` starts here;
- * `planTask` adds the coder's readiness and the base commit.
+ * error: an empty task, an unknown `--coder` or a model namespaced for another coder, an unknown `--mode`
+ * or one that cannot change code, a sandbox that `required` asks for and this machine lacks. A model the
+ * run needs and nothing configures is returned (`missingModels`), not thrown, so a plan can show it as not
+ * ready; `runTask` throws it. `planTask` adds the coder's readiness and the base commit.
  */
 export function decideTask(context: RunContext, request: TaskRequest): TaskDecisions {
   const { protocol } = context;
+  if (request.task.trim() === '') throw new TaskEmptyError({});
   // The classifier's model is chosen before a mode exists: it is what routes the task to one.
   const classifierModel = resolveSelection(context, {
     coder: request.coder,
@@ -87,7 +92,22 @@ export function decideTask(context: RunContext, request: TaskRequest): TaskDecis
       protocol,
     }),
     maxFixAttempts: protocol.execution.max_fix_attempts,
+    missingModels: findMissingModels({ protocol, choice: mode, selection, classifierModel }),
   };
+}
+
+/**
+ * Refuses, reading only, a start point the run would refuse after creating its job: with `--no-isolation`
+ * a dirty tree, a detached HEAD or an unborn branch; otherwise a base branch that does not resolve (a
+ * typo in `--base`, a detached HEAD without one, a repository without a first commit).
+ */
+export async function checkStartingPoint(context: RunContext, request: TaskRequest) {
+  if (request.isolation === false) await useCurrentCheckout({ repositoryRoot: context.repositoryRoot });
+  return resolveBaseBranch({
+    repositoryRoot: context.repositoryRoot,
+    base: request.isolation === false ? undefined : request.base,
+    configuredBase: request.isolation === false ? undefined : context.protocol.execution.base_branch,
+  });
 }
 
 /**
@@ -95,16 +115,13 @@ export function decideTask(context: RunContext, request: TaskRequest): TaskDecis
  * event (SPEC §2; `snodo run --dry-run` prints it): mode, coder and whether it is ready, models per role,
  * gates per phase, constraints, policy, merge strategy, base branch and commit, isolation, sandbox, the
  * coder's timeout and fix attempts, each with its source. Refuses what the run would refuse, with the same
- * typed errors (`decideTask`), plus a base branch that does not resolve.
+ * typed errors (`decideTask`, `checkStartingPoint`). A missing model or a coder that cannot run is not
+ * thrown: `readiness` says "not ready" with the text the run would be refused with.
  */
 export async function planTask(project: Project, request: TaskRequest): Promise<TaskPlan> {
   const context = requireRunContext(project);
   const decisions = decideTask(context, request);
+  const base = await checkStartingPoint(context, request);
   const coderStatus = await checkCoder(project, decisions.selection.coder.coderId);
-  const base = await resolveBaseBranch({
-    repositoryRoot: context.repositoryRoot,
-    base: request.base,
-    configuredBase: context.protocol.execution.base_branch,
-  });
-  return { ...decisions, coderStatus, base };
+  return { ...decisions, coderStatus, base, readiness: taskReadiness(decisions.missingModels, coderStatus) };
 }

@@ -10,7 +10,9 @@ import type { SandboxAvailability } from '../sandbox/detect-sandbox.js';
 import type { SandboxSetting } from '../sandbox/sandbox-setting.js';
 import type { ModeChoice } from './choose-mode.js';
 import type { Sourced } from './coder-timeout.js';
+import type { ModelRequiredError } from './model-required-error.js';
 import type { Selection, SelectionRequest } from './resolve-selection.js';
+import type { TaskReadiness } from './task-readiness.js';
 
 /** What a task asks for: the task and every choice a user can make on the command line. */
 export interface TaskRequest extends Omit<SelectionRequest, 'mode'> {
@@ -63,6 +65,11 @@ export interface TaskDecisions {
   /** The coder's limit per attempt, in seconds. */
   readonly coderTimeout: Sourced<number>;
   readonly maxFixAttempts: number;
+  /**
+   * The models the run needs and nothing configures, as the error `runTask` refuses it with before a job
+   * exists; `undefined` when every needed model is there.
+   */
+  readonly missingModels: ModelRequiredError | undefined;
 }
 
 /**
@@ -72,4 +79,6 @@ export interface TaskDecisions {
 export interface TaskPlan extends TaskDecisions {
   readonly coderStatus: CoderStatus;
   readonly base: ResolvedBaseBranch;
+  /** Whether the run would start: not when a model is missing or the coder cannot run (`runTask` refuses). */
+  readonly readiness: TaskReadiness;
 }

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { loadSigningKey, SIGNING_KEY_FILE } from '@snodo/audit';
 import { gitVersion } from '@snodo/coder-sdk';
 import {
+  checkModels,
   currentBranch,
   detectProviderKeys,
   type Project,
@@ -172,6 +173,38 @@ async function checkSandbox(
   };
 }
 
+/**
+ * Whether a plain `snodo run "<task>"` has the models it needs, decided by the run's own check: when it
+ * does not, the run is refused (exit 2), so this fails with the run's text and its quick setup.
+ */
+function checkModelsReady(project: Project, protocolLoaded: boolean, config: SnodoConfig): DoctorCheck {
+  const judging = config.llm?.validator?.model ?? config.model;
+  let missing: ReturnType<typeof checkModels>;
+  try {
+    missing = protocolLoaded ? checkModels(project) : undefined;
+  } catch (error) {
+    // A protocol in which no mode can change code: the protocol check above already says what to do.
+    return { name: 'models', status: 'info', detail: error instanceof Error ? error.message : String(error) };
+  }
+  if (missing !== undefined) {
+    const [summary = missing.message, ...ways] = missing.quickSetup.split('\n');
+    return {
+      name: 'models',
+      status: 'fail',
+      detail: summary,
+      fix: ways
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.endsWith(':'))
+        .join('\n    or '),
+    };
+  }
+  return {
+    name: 'models',
+    status: 'ok',
+    detail: judging === undefined ? 'every gate has its own model' : `judging ${judging}`,
+  };
+}
+
 function formatChecks(checks: readonly DoctorCheck[], palette: Palette): string {
   const marks = {
     ok: palette.green('✔'),
@@ -257,17 +290,7 @@ export async function doctorAction(context: CliContext, flags: DoctorFlags): Pro
         });
       }
     }
-    const judging = config.llm?.validator?.model ?? config.model;
-    checks.push(
-      judging === undefined
-        ? {
-            name: 'judging model',
-            status: 'warn',
-            detail: 'not set: LLM gates need -m <provider/model> on each run (or --mock)',
-            fix: 'snodo config set model <provider/model>   (snodo models lists them)',
-          }
-        : { name: 'judging model', status: 'ok', detail: judging },
-    );
+    checks.push(checkModelsReady(loaded.project, repository.protocol !== undefined, config));
   }
   const keys = detectProviderKeys(context.env);
   checks.push({

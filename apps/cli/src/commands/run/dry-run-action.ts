@@ -1,7 +1,7 @@
 import { openProject, planTask } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { builtInCoders } from '../../coders/built-in-coders.js';
-import { EXIT_CODES } from '../../exit-codes.js';
+import { EXIT_CODES, exitCodeForErrorCode } from '../../exit-codes.js';
 import {
   describeBaseSource,
   describeCoderSource,
@@ -18,7 +18,11 @@ export function formatDryRun(plan: DryRunPlan, dim: (text: string) => string): s
   const gates = (list: readonly { id: string; type: string }[]) =>
     list.length === 0 ? '(none)' : list.map((gate) => `${gate.id} (${gate.type})`).join(', ');
   const modes = plan.mode.candidates.length > 1 ? `; candidates ${plan.mode.candidates.join(', ')}` : '';
-  const status = plan.coderStatus.ready ? 'ready' : `not ready: ${plan.coderStatus.reason ?? 'unknown'}`;
+  const status = plan.readiness.ready
+    ? 'ready'
+    : plan.coderStatus.ready
+      ? 'not ready'
+      : `not ready: ${plan.coderStatus.reason ?? 'unknown'}`;
   const model = (role: { value: string | null; source: string }) => [
     describeModel(role.value, role.source),
     dim(`(${describeModelSource(role.source)})`),
@@ -76,13 +80,18 @@ export function formatDryRun(plan: DryRunPlan, dim: (text: string) => string): s
       { indent: '  ' },
     ),
     ...plan.protocol.warnings.map((warning) => `  warning: ${warning}`),
+    // What the run would be refused with, word for word, and the commands that fix it.
+    ...plan.readiness.problems.flatMap((problem) => [
+      `${problem.message}`,
+      ...(problem.fix !== null && problem.fix !== problem.message ? problem.fix.split('\n') : []),
+    ]),
   ];
   return `${lines.join('\n')}\n`;
 }
 /**
  * `snodo run --dry-run`: prints the plan core computes for the run (`planTask`), each choice with its
- * source. Creates no job, worktree, branch or audit event. Exit 0 when the coder is ready,
- * 3 when it is not (the run would fail there too).
+ * source. Creates no job, worktree, branch or audit event. Exit 0 when the run would start; otherwise the
+ * exit code the run would be refused with: 2 for a model nothing configures, 3 for a coder that cannot run.
  */
 export async function dryRunAction(context: CliContext, task: string, flags: RunFlags): Promise<number> {
   const project = await openProject({
@@ -107,5 +116,7 @@ export async function dryRunAction(context: CliContext, task: string, flags: Run
   );
   if (flags.json === true) context.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
   else context.stdout.write(formatDryRun(plan, context.out.dim));
-  return plan.coderStatus.ready ? EXIT_CODES.done : EXIT_CODES.failure;
+  const [first] = plan.readiness.problems;
+  if (first === undefined) return EXIT_CODES.done;
+  return exitCodeForErrorCode(first.code);
 }

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { CoderStatus, Sourced, TaskPlan } from '@snodo/core';
+import type { CoderStatus, Sourced, TaskPlan, TaskReadiness } from '@snodo/core';
 
 /** What `snodo run --dry-run` resolves, without creating a job, a worktree or an audit event. */
 export interface DryRunPlan {
@@ -10,6 +10,8 @@ export interface DryRunPlan {
   readonly mode: Sourced<string> & { readonly candidates: readonly string[] };
   readonly coder: Sourced<string> & { readonly displayName: string; readonly kind: string };
   readonly coderStatus: CoderStatus;
+  /** Whether the run would start; when not, each reason with the text the run is refused with. */
+  readonly readiness: TaskReadiness;
   readonly models: {
     readonly judging: Sourced<string | null>;
     readonly classifier: Sourced<string | null>;
@@ -71,6 +73,7 @@ export function toDryRunPlan(plan: TaskPlan): DryRunPlan {
       kind: selection.registration.kind,
     },
     coderStatus: plan.coderStatus,
+    readiness: plan.readiness,
     models: {
       judging: role(selection.models.judging),
       classifier: role(selection.models.classifier),
