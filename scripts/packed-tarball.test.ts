@@ -169,16 +169,32 @@ describe.skipIf(!npmAvailable)(
       if (visibleDirectory !== undefined) rmSync(visibleDirectory, { recursive: true, force: true });
     }, 60_000);
 
-    it('ships a LICENSE in every tarball and lets CommonJS require the SDK', () => {
-      for (const name of ['@snodo/coder-sdk', '@snodo/core', 'snodo']) {
+    it('ships a LICENSE in every tarball and lets CommonJS require every package', () => {
+      const installed = [
+        'snodo',
+        ...readdirSync(join(app, 'node_modules/@snodo')).map((name) => `@snodo/${name}`),
+      ];
+      expect(installed).toContain('@snodo/coder-sdk');
+      for (const name of installed) {
         expect(existsSync(join(app, 'node_modules', name, 'LICENSE')), `${name}/LICENSE`).toBe(true);
       }
+      // What a CommonJS project does: require() each package by name (Node's require(esm)).
       const loaded = execFileSync(
         process.execPath,
-        ['-e', "const sdk = require('@snodo/coder-sdk'); console.log(typeof sdk.SubprocessCoderAdapter)"],
+        [
+          '-e',
+          'for (const name of process.argv.slice(1)) console.log(name, Object.keys(require(name)).length > 0);',
+          ...installed,
+        ],
         { cwd: app, env: cleanEnvironment(), encoding: 'utf8' },
       );
-      expect(loaded.trim()).toBe('function');
+      expect(loaded.trim().split('\n')).toEqual(installed.map((name) => `${name} true`));
+      const sdk = execFileSync(
+        process.execPath,
+        ['-e', "console.log(typeof require('@snodo/coder-sdk').SubprocessCoderAdapter)"],
+        { cwd: app, env: cleanEnvironment(), encoding: 'utf8' },
+      );
+      expect(sdk.trim()).toBe('function');
     }, 30_000);
 
     it('lists the README adapter, installed next to snodo, as installed and ready', () => {
