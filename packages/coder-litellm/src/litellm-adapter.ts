@@ -21,6 +21,7 @@ import {
 import { CoderModelProviderMismatchError } from './errors/coder-model-provider-mismatch-error.js';
 import { CoderModelRequiredError } from './errors/coder-model-required-error.js';
 import { type LitellmCoderSettings, resolveCoderSettings } from './litellm-coder-settings.js';
+import { LitellmTranscript, transcriptSecrets } from './litellm-transcript.js';
 import { defaultMaxOutputTokens } from './model-output-limit.js';
 import { checkProposals } from './proposal-check.js';
 import {
@@ -190,33 +191,56 @@ function buildDirectCoder(
       Number.isFinite(request.timeoutMs) && request.timeoutMs > 0
         ? AbortSignal.timeout(request.timeoutMs)
         : new AbortController().signal;
-    const loop = await runToolLoop({
-      coderId: id,
-      displayName,
-      model,
-      prompt: request.prompt,
-      workspace: request.workspace,
-      maxTurns: settings.maxToolTurns,
-      maxOutputTokens: settings.maxOutputTokens ?? defaultMaxOutputTokens(model.modelString, settings.prices),
-      temperature: settings.temperature,
-      maxRetries: settings.maxRetries,
-      prices: settings.prices,
-      abortSignal: AbortSignal.any([request.abortSignal, timeoutSignal]),
-      stop: {
+    const transcript = new LitellmTranscript(
+      request.transcriptPath,
+      transcriptSecrets(request.env, settings.providers),
+    );
+    transcript.line(
+      `=== snodo job ${request.jobId} attempt ${request.attempt} · ${id}@${VERSION} · ${model.modelString} ` +
+        `(${model.baseUrl ?? 'provider default endpoint'}) · ${new Date(started).toISOString()} ===`,
+    );
+    let loop: Awaited<ReturnType<typeof runToolLoop>>;
+    try {
+      loop = await runToolLoop({
         coderId: id,
         displayName,
-        userSignal: request.abortSignal,
-        timeoutSignal,
-        timeoutMs: request.timeoutMs,
-      },
-      emit: request.emit,
-    });
+        model,
+        prompt: request.prompt,
+        workspace: request.workspace,
+        maxTurns: settings.maxToolTurns,
+        maxOutputTokens:
+          settings.maxOutputTokens ?? defaultMaxOutputTokens(model.modelString, settings.prices),
+        temperature: settings.temperature,
+        maxRetries: settings.maxRetries,
+        prices: settings.prices,
+        abortSignal: AbortSignal.any([request.abortSignal, timeoutSignal]),
+        stop: {
+          coderId: id,
+          displayName,
+          userSignal: request.abortSignal,
+          timeoutSignal,
+          timeoutMs: request.timeoutMs,
+        },
+        emit: request.emit,
+        transcript,
+      });
+    } catch (error) {
+      transcript.finish(
+        `=== failed after ${Date.now() - started} ms: ${(error as Error).message ?? error} ===`,
+      );
+      throw error;
+    }
+    transcript.finish(
+      `=== submitted ${loop.files.length} file(s) by ${loop.submittedBy} after ${loop.turns} turn(s), ` +
+        `${Date.now() - started} ms ===`,
+    );
     const proposals = checkProposals(request.workspace, loop.files, displayName);
     return {
       status: proposals.length > 0 ? 'changed' : 'no-changes',
       proposals,
       changedFiles: [...new Set(proposals.map((proposal) => proposal.path))].sort(),
       usage: loop.usage,
+      transcriptPath: request.transcriptPath,
       cliVersion: VERSION,
       durationMs: Date.now() - started,
     };

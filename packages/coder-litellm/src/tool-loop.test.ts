@@ -236,7 +236,8 @@ describe('results', () => {
       outputTokens: 380,
       cachedInputTokens: 1200,
       costUsd: expect.closeTo(expectedCost, 12),
-      source: 'estimated',
+      // The provider reported every token count; only the cost comes from the catalog.
+      source: 'reported',
       model: 'openai/gpt-4o',
     });
     const usageEvents = events.filter((event) => event.type === 'usage');
@@ -245,7 +246,7 @@ describe('results', () => {
 
   it('reports an unknown cost as null rather than guessing', async () => {
     const { result } = await run([{ writeFile: { path: 'a.txt', content: 'a\n' } }]);
-    expect(result?.usage).toMatchObject({ costUsd: null, source: 'estimated', model: 'fake/coder-model' });
+    expect(result?.usage).toMatchObject({ costUsd: null, source: 'reported', model: 'fake/coder-model' });
   });
 });
 

@@ -4,6 +4,7 @@ import type { ModelMessage, Tool } from 'ai';
 import { CoderOutputTruncatedError } from './errors/coder-output-truncated-error.js';
 import { CoderSubmissionMissingError } from './errors/coder-submission-missing-error.js';
 import { CoderTurnBudgetExhaustedError } from './errors/coder-turn-budget-exhausted-error.js';
+import type { LitellmTranscript } from './litellm-transcript.js';
 import { parseTextProposals } from './parse-text-proposals.js';
 import { buildFirstMessage, buildSystemPrompt, CORRECTIVE_MESSAGE, LAST_TURN_MESSAGE } from './prompt.js';
 import { createReadOnlyTools } from './read-only-tools.js';
@@ -34,6 +35,8 @@ export interface ToolLoopOptions {
   readonly abortSignal: AbortSignal;
   readonly stop: StopCause;
   readonly emit: (event: CoderV1Event) => void;
+  /** Where every exchange is written (`request.transcriptPath`); none in unit tests that do not look. */
+  readonly transcript?: LitellmTranscript | undefined;
 }
 
 /** What the loop ends with: the model's submission, before its paths are checked. */
@@ -71,6 +74,10 @@ function addUserNote(messages: ModelMessage[], note: string): void {
  * loop goes on; an answer in prose gets exactly one corrective turn, after which a second prose answer is
  * read as a JSON file list if it is one and otherwise fails (`CODER_SUBMISSION_MISSING`). Running out of
  * turns fails with `CODER_TURN_BUDGET_EXHAUSTED`. Nothing here writes to the worktree.
+ *
+ * Usage is `reported` while the provider reported the token counts of every call (the cost may still be
+ * priced from the catalog when the provider sends none); it is `estimated` once a call came back without
+ * them, since snodo then has only its own count (zero) for that call.
  */
 export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
   const ai = await import('ai');
@@ -88,13 +95,21 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     { role: 'user', content: buildFirstMessage(options.prompt, options.workspace) },
   ];
   const usages: LlmUsage[] = [];
-  const usageSoFar = (): CoderV1Usage => ({ ...sumUsage(usages), model: model.modelString });
+  let everyCallReported = true;
+  const usageSoFar = (): CoderV1Usage => ({
+    ...sumUsage(usages),
+    source: everyCallReported ? 'reported' : 'estimated',
+    model: model.modelString,
+  });
+  const { transcript } = options;
+  transcript?.system(system);
   let corrected = false;
   let lastToolCalls: string[] = [];
 
   for (let turn = 1; turn <= options.maxTurns; turn += 1) {
     if (turn === options.maxTurns && turn > 1) addUserNote(messages, LAST_TURN_MESSAGE);
     let result: Awaited<ReturnType<typeof ai.generateText<typeof tools>>>;
+    transcript?.request(turn, messages);
     try {
       options.abortSignal.throwIfAborted();
       result = await ai.generateText({
@@ -108,15 +123,24 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       });
     } catch (error) {
-      throw toCoderError(error, model, options.stop, ai);
+      const failure = toCoderError(error, model, options.stop, ai);
+      transcript?.error(turn, failure);
+      throw failure;
     }
-    usages.push(
-      normalizeUsage(result.usage, {
-        model: model.modelString,
-        prices: options.prices,
-        responseHeaders: result.response.headers,
-      }),
-    );
+    const callUsage = normalizeUsage(result.usage, {
+      model: model.modelString,
+      prices: options.prices,
+      responseHeaders: result.response.headers,
+    });
+    const reported = result.usage?.inputTokens !== undefined && result.usage?.outputTokens !== undefined;
+    everyCallReported &&= reported;
+    usages.push(callUsage);
+    transcript?.response(turn, {
+      finishReason: result.rawFinishReason ?? result.finishReason,
+      text: result.text,
+      toolCalls: result.toolCalls.map((call) => ({ toolName: call.toolName, input: call.input })),
+      usage: { ...callUsage, source: reported ? 'reported' : 'estimated', model: model.modelString },
+    });
     emit({ type: 'usage', usage: usageSoFar() });
 
     if (result.finishReason === 'length') {
