@@ -3,6 +3,7 @@ import { exportJobAttestation, readRepositoryAudit } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
+import { summariseAuditEvent } from '../../output/audit-event-summary.js';
 import type { Palette } from '../../output/palette.js';
 import { requireAuditLog } from './audit-verify-action.js';
 
@@ -12,21 +13,9 @@ export interface AuditShowFlags {
   readonly json?: boolean | undefined;
 }
 
-/** A few facts of an event's data on one line: `coder=mock source=mock-flag`. */
-function dataSummary(data: AuditEvent['data']): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(data)) {
-    if (value === null || typeof value === 'object') continue;
-    const text = String(value);
-    parts.push(`${key}=${text.length > 40 ? `${text.slice(0, 39)}…` : text}`);
-    if (parts.length === 5) break;
-  }
-  return parts.join(' ');
-}
-
 function formatEvent(event: AuditEvent, palette: Palette): string {
   const job = event.job === undefined ? '' : ` ${event.job}`;
-  return `${palette.dim(String(event.seq).padStart(5))} ${palette.dim(event.ts)} ${palette.bold(event.type)}${job} ${palette.dim(`by ${event.actor}`)} ${dataSummary(event.data)}`.trimEnd();
+  return `${palette.dim(String(event.seq).padStart(5))} ${palette.dim(event.ts)} ${palette.bold(event.type)}${job} ${palette.dim(`by ${event.actor}`)} ${summariseAuditEvent(event.type, event.data)}`.trimEnd();
 }
 
 /** `snodo audit show [--job <id>]`: the events, one line each (verified as they are read). */
