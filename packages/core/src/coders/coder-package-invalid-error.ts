@@ -10,7 +10,9 @@ export type CoderPackageProblem =
   /** It imported, but none of `coderPackageExportNames` holds a registration, an adapter or a factory. */
   | { readonly kind: 'exports-no-coder'; readonly exportedNames: readonly string[] }
   /** `import()` of its entry threw (a syntax error, a missing dependency, top-level code that failed). */
-  | { readonly kind: 'import-failed'; readonly entry: string; readonly reason: string };
+  | { readonly kind: 'import-failed'; readonly entry: string; readonly reason: string }
+  /** Its registration's `load` or its factory threw something that is not a snodo error. */
+  | { readonly kind: 'load-failed'; readonly exportName: string; readonly reason: string };
 
 /**
  * A coder package named in config (`coders.<id>.package`) IS installed, but cannot give snodo a coder. A
@@ -49,7 +51,9 @@ export class CoderPackageInvalidError extends SnodoError<'CODER_PACKAGE_INVALID'
     const found =
       problem.kind === 'exports-no-coder'
         ? `is installed, but exports no coder: it exports ${problem.exportedNames.join(', ') || '(nothing)'}`
-        : `is installed, but importing ${problem.entry} failed: ${problem.reason}`;
+        : problem.kind === 'import-failed'
+          ? `is installed, but importing ${problem.entry} failed: ${problem.reason}`
+          : `is installed, but building its coder (export \`${problem.exportName}\`) failed: ${problem.reason}`;
     super('CODER_PACKAGE_INVALID', {
       message: `${where} ${found}. To fix it, ${fix}.`,
       cause: options.cause,

@@ -84,6 +84,11 @@ beforeAll(() => {
     },
   );
   writePackage(
+    'snodo-coder-throws',
+    { type: 'module', main: 'index.js' },
+    { 'index.js': "export default () => { throw new TypeError('settings.region is undefined'); };" },
+  );
+  writePackage(
     'snodo-coder-broken',
     { type: 'module', main: 'index.js' },
     { 'index.js': "import 'a-dependency-nobody-installed';\nexport default {};" },
@@ -178,6 +183,14 @@ describe('snodo coders for a package coder that cannot give a coder', () => {
     expect(registry.registration('acme').displayName).toBe('acme');
     const status = await checkCoder({ registry, config: { ...config, coders }, env: {} }, 'acme');
     expect(status).toMatchObject({ displayName: 'Acme Coder', ready: true });
+  });
+
+  it('says installed, but building its coder failed, when its factory throws', async () => {
+    const status = await statusOf('throws', 'snodo-coder-throws');
+    expect(status).toMatchObject({ installed: true, ready: false, installHint: null });
+    expect(status.reason).toContain(
+      'is installed, but building its coder (export `default`) failed: settings.region is undefined',
+    );
   });
 
   it('gives the npm hint only for a package that is not installed', async () => {

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { type CoderAdapterV1, CoderNotInstalledError, type CoderV1Kind } from '@snodo/coder-sdk';
+import { type CoderAdapterV1, CoderNotInstalledError, type CoderV1Kind, SnodoError } from '@snodo/coder-sdk';
 import { CoderPackageInvalidError } from './coder-package-invalid-error.js';
 import type { CoderRegistration, CoderSettings } from './coder-registration.js';
 import { type CoderExport, findCoderExport } from './find-coder-export.js';
@@ -45,7 +45,8 @@ export function createPackageCoderRegistration(options: PackageCoderRegistration
     kind: options.kind ?? 'in-place',
     modelPrefix: options.modelPrefix ?? `${id}/`,
     installHint: installHint(options.packageName),
-    load: async (settings: CoderSettings) => adapterFrom(await importCoderExport(options), settings),
+    load: async (settings: CoderSettings) =>
+      adapterFrom(await importCoderExport(options), settings, options.packageName, id),
   };
 }
 
@@ -90,12 +91,12 @@ export async function loadPackageCoderRegistration(
         ? {}
         : { usesJudgingModel: registration.usesJudgingModel }),
       ...overrides,
-      load: (loadSettings) => registration.load(loadSettings),
+      load: (loadSettings) => adapterFrom(coderExport, loadSettings, options.packageName, options.id),
     };
   }
   let adapter: unknown;
   try {
-    adapter = await adapterFrom(coderExport, settings);
+    adapter = await adapterFrom(coderExport, settings, options.packageName, options.id);
   } catch {
     return fallback;
   }
@@ -110,7 +111,7 @@ export async function loadPackageCoderRegistration(
         first = false;
         return adapter as CoderAdapterV1;
       }
-      return adapterFrom(coderExport, loadSettings);
+      return adapterFrom(coderExport, loadSettings, options.packageName, options.id);
     },
   };
 }
@@ -132,11 +133,34 @@ function pickMetadata(
   };
 }
 
-/** Builds the adapter from what the package exports; the registry checks it. */
-async function adapterFrom(coderExport: CoderExport, settings: CoderSettings): Promise<CoderAdapterV1> {
-  if (coderExport.form === 'registration') return coderExport.registration.load(settings);
-  if (coderExport.form === 'factory') return coderExport.factory(settings);
-  return coderExport.adapter as CoderAdapterV1;
+/**
+ * Builds the adapter from what the package exports; the registry checks it. A plain error thrown by the
+ * package's own `load` or factory becomes `CODER_PACKAGE_INVALID` (installed, but broken); a snodo error
+ * (a missing key, a missing CLI) passes through as the package meant it.
+ */
+async function adapterFrom(
+  coderExport: CoderExport,
+  settings: CoderSettings,
+  packageName: string,
+  coderId: string,
+): Promise<CoderAdapterV1> {
+  try {
+    if (coderExport.form === 'registration') return await coderExport.registration.load(settings);
+    if (coderExport.form === 'factory') return await coderExport.factory(settings);
+    return coderExport.adapter as CoderAdapterV1;
+  } catch (error) {
+    if (SnodoError.isInstance(error)) throw error;
+    throw new CoderPackageInvalidError({
+      coderId,
+      packageName,
+      problem: {
+        kind: 'load-failed',
+        exportName: coderExport.name,
+        reason: error instanceof Error ? error.message : String(error),
+      },
+      cause: error,
+    });
+  }
 }
 
 /**
