@@ -121,6 +121,8 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   CODER_TURN_BUDGET_EXHAUSTED: failure,
   CODER_UNAVAILABLE: failure,
   GIT_COMMAND_FAILED: failure,
+  // A command gate's tool is missing: the gate could not decide (an outage, not a verdict).
+  GATE_COMMAND_UNAVAILABLE: failure,
   GIT_METADATA_TAMPERED: failure,
   INTERNAL_ERROR: failure,
   ISOLATION_FAILED: failure,

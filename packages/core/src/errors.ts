@@ -2,6 +2,7 @@ import type { AuditVerifyFailure } from '@snodo/audit';
 import { defineSnodoError, type SnodoErrorCodeOf } from '@snodo/foundation';
 import type { CoderPackageInvalidError } from './coders/coder-package-invalid-error.js';
 import type { ConfigInvalidError } from './config/config-invalid-error.js';
+import type { GateCommandUnavailableError } from './gates/gate-command-unavailable-error.js';
 import type { RepositoryTamperedError } from './guard/repository-tampered-error.js';
 import type { IsolationFailedError } from './isolation/isolation-failed-error.js';
 import type { WorkspaceBranchMismatchError } from './isolation/workspace-branch-mismatch-error.js';
@@ -326,6 +327,7 @@ export type CoreErrorCode =
       | typeof ConfigInvalidError
       | typeof ConfigKeyError
       | typeof ForeignWorkspaceError
+      | typeof GateCommandUnavailableError
       | typeof IsolationFailedError
       | typeof JobActionRefusedError
       | typeof JobNotFoundError

@@ -38,6 +38,20 @@ export interface GateUsage {
 }
 
 /**
+ * Why a gate's finding is not the change's fault, so no coder attempt can fix it: `environment` (the
+ * provider is unreachable, rate limiting, failing or rejected the key; the gate's tool is missing) or
+ * `configuration` (no model, no test command, a misconfigured validator: the protocol's author fixes it).
+ * An `environment` cause that kept a gate from deciding ends the job as an outage (exit 3), not a verdict.
+ */
+export interface GateVerdictCause {
+  readonly kind: 'environment' | 'configuration';
+  /** The error code behind it (`LLM_CALL_FAILED`, `GATE_COMMAND_UNAVAILABLE`, `MODEL_REQUIRED`…). */
+  readonly code: string;
+  /** The underlying message, word for word (the provider's own error for an outage). */
+  readonly message: string;
+}
+
+/**
  * The result of one gate in one phase: what the runner returns, what `gate-verdict` events carry, what the
  * audit log and `.snodo/jobs/<id>/gates/` record, and what the policy decides on.
  */
@@ -65,6 +79,8 @@ export interface GateVerdict {
    * and capping the severity never clears it.
    */
   readonly error: boolean;
+  /** Present when what the gate reports is the environment's or the configuration's doing, not the change's. */
+  readonly cause?: GateVerdictCause;
   /** The severity before `severity_cap` lowered it; present only when `capped` is true. */
   readonly originalSeverity?: Severity;
   /** `true` when `severity_cap` lowered the severity. */

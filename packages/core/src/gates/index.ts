@@ -43,7 +43,7 @@ export type { GateConstraintSpec } from './gate-constraint-spec.js';
 export type { GateModeProfile } from './gate-mode-profile.js';
 export { DEFAULT_EVALUATION_PHASE, type GatePhase } from './gate-phase.js';
 export type { GateValidatorSpec, GateValidatorTooling } from './gate-validator-spec.js';
-export type { GateFinding, GateKind, GateUsage, GateVerdict } from './gate-verdict.js';
+export type { GateFinding, GateKind, GateUsage, GateVerdict, GateVerdictCause } from './gate-verdict.js';
 export {
   buildJudgePrompt,
   JUDGE_TYPES,

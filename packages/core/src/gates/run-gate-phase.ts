@@ -69,6 +69,9 @@ export interface RunGatePhaseOptions {
 }
 
 function noCriteriaVerdict(spec: GateValidatorSpec, phase: GatePhase): GateVerdict {
+  const justification =
+    `Validator ${spec.validator_id} (${spec.validator_type}) has no criteria configured, so there is nothing ` +
+    'to evaluate. Add criteria: lines to it in .snodo/protocol.yml or remove it from the mode.';
   return {
     gateId: spec.validator_id,
     gateType: spec.validator_type,
@@ -76,10 +79,10 @@ function noCriteriaVerdict(spec: GateValidatorSpec, phase: GatePhase): GateVerdi
     phase,
     severity: 'warn',
     error: false,
-    justification:
-      `Validator ${spec.validator_id} (${spec.validator_type}) has no criteria configured, so there is nothing ` +
-      'to evaluate. Add criteria: lines to it in .snodo/protocol.yml or remove it from the mode.',
+    justification,
     findings: [],
+    // The protocol's author adds criteria; the fix loop must not ask the coder to.
+    cause: { kind: 'configuration', code: 'PROTOCOL_INVALID', message: justification },
     durationMs: 0,
   };
 }

@@ -4,6 +4,7 @@ import {
   SnodoError,
   SnodoMutationError,
 } from '@snodo/coder-sdk';
+import { GateCommandUnavailableError } from '../gates/gate-command-unavailable-error.js';
 import { type GateVerdict, type PolicyDecision, SNODO_MUTATION_GUARD_ID } from '../gates/index.js';
 import { RepositoryTamperedError, type TamperFinding } from '../guard/index.js';
 import type { JobStatus } from '../jobs/index.js';
@@ -32,6 +33,33 @@ function firstFailing(
     .join('; ');
 }
 
+/**
+ * The outage behind a halt, when every gate that stopped the job could not decide because of the
+ * environment (a provider unreachable, failing, rate limiting or refusing the key; a gate's tool missing)
+ * and none decided against the change: then the job failed (exit 3), it was not rejected (exit 1).
+ */
+function outageEnding(
+  decision: PolicyDecision,
+  verdicts: readonly GateVerdict[],
+  where: string,
+): JobEnding | undefined {
+  if (decision.action !== 'halt') return undefined;
+  const stopping = verdicts.filter((verdict) => verdict.error || verdict.severity === 'blocker');
+  const outages = stopping.filter((verdict) => verdict.cause?.kind === 'environment');
+  const [first] = outages;
+  if (first?.cause === undefined || outages.length !== stopping.length) return undefined;
+  const message =
+    first.cause.code === 'GATE_COMMAND_UNAVAILABLE'
+      ? new GateCommandUnavailableError({ gateId: first.gateId, reason: first.cause.message }).message
+      : first.cause.message;
+  return {
+    status: 'failed',
+    outcome: 'gate_unavailable',
+    summary: `A gate could not decide ${where} because of the environment, not the change: ${firstFailing(outages, () => true)}`,
+    error: { code: first.cause.code, message },
+  };
+}
+
 /** The ending of a phase whose gates did not let the job go on. */
 export function endingFromDecision(
   phase: 'pre_execute' | 'post_execute',
@@ -40,6 +68,8 @@ export function endingFromDecision(
 ): JobEnding {
   const where =
     phase === 'pre_execute' ? 'before the coder ran (nothing was changed)' : 'after the coder ran';
+  const outage = outageEnding(decision, verdicts, where);
+  if (outage !== undefined) return outage;
   if (decision.action === 'escalate') {
     return {
       status: 'halted',

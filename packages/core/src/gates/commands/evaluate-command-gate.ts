@@ -80,14 +80,18 @@ export async function evaluateCommandGate(
   const id = spec.validator_id;
   const configuredTimeout: unknown = spec.tooling?.timeout ?? DEFAULT_COMMAND_TIMEOUT_SECONDS;
   const resolved = resolveCommand(spec, options.worktreePath);
-  const misconfigured = (reason: string): GateVerdict => ({
-    ...base,
-    severity: 'blocker',
-    error: true,
-    justification: `Validator ${id} is misconfigured: ${reason}. Fix it in .snodo/protocol.yml.`,
-    findings: [],
-    durationMs: elapsed(),
-  });
+  const misconfigured = (reason: string): GateVerdict => {
+    const justification = `Validator ${id} is misconfigured: ${reason}. Fix it in .snodo/protocol.yml.`;
+    return {
+      ...base,
+      severity: 'blocker',
+      error: true,
+      justification,
+      findings: [],
+      cause: { kind: 'configuration', code: 'PROTOCOL_INVALID', message: justification },
+      durationMs: elapsed(),
+    };
+  };
   if (resolved.kind === 'invalid') return misconfigured(resolved.reason);
   if (
     typeof configuredTimeout !== 'number' ||
@@ -101,14 +105,17 @@ export async function evaluateCommandGate(
   const timeoutSeconds = configuredTimeout;
   if (resolved.kind === 'none') {
     const why = resolved.notes.length > 0 ? ` (${resolved.notes.join('; ')})` : '';
+    const justification =
+      `No test command configured or detected in the worktree${why}. Set tooling.test_command on ` +
+      `validator ${id} in .snodo/protocol.yml, e.g. test_command: "npm test" or ["pytest", "-q"].`;
     return {
       ...base,
       severity: 'warn',
       error: false,
-      justification:
-        `No test command configured or detected in the worktree${why}. Set tooling.test_command on ` +
-        `validator ${id} in .snodo/protocol.yml, e.g. test_command: "npm test" or ["pytest", "-q"].`,
+      justification,
       findings: [],
+      // Only the protocol's author can add a test command: the fix loop must not ask the coder to.
+      cause: { kind: 'configuration', code: 'TEST_COMMAND_NOT_FOUND', message: justification },
       evidence: { source: 'none', notes: resolved.notes },
       durationMs: elapsed(),
     };
@@ -169,6 +176,7 @@ export async function evaluateCommandGate(
       result.exitCode === 127 && 'shell' in resolved.command ? ' (the shell could not find the command)' : '';
     justification = `Tests failed: ${shown} exited with code ${result.exitCode}${notFound}${last ? `: ${last}` : ''}.`;
   }
+  const cause = unavailableCause(result, justification);
   return {
     ...base,
     severity: failed ? 'blocker' : 'pass',
@@ -176,6 +184,31 @@ export async function evaluateCommandGate(
     justification,
     findings: failed ? [{ message: justification }] : [],
     evidence,
+    ...(cause ? { cause } : {}),
     durationMs: elapsed(),
   };
+}
+
+/**
+ * A command that never ran (not found, could not start, the sandbox did not start) or whose shell could
+ * not find a program (exit 127, `mocha: not found`): the gate's tool is missing, which is the environment's
+ * doing, not the change's. A job that halts on it is an outage (exit 3), and no coder attempt is asked to
+ * fix it.
+ */
+function unavailableCause(
+  result: Awaited<ReturnType<GateCommandRunner>>,
+  justification: string,
+): GateVerdict['cause'] {
+  if (result.outcome === 'spawn-failed') {
+    const sandbox = result.spawnError?.startsWith('the sandbox') === true;
+    return {
+      kind: 'environment',
+      code: sandbox ? 'SANDBOX_UNAVAILABLE' : 'GATE_COMMAND_UNAVAILABLE',
+      message: justification,
+    };
+  }
+  if (result.outcome === 'exited' && result.exitCode === 127) {
+    return { kind: 'environment', code: 'GATE_COMMAND_UNAVAILABLE', message: justification };
+  }
+  return undefined;
 }

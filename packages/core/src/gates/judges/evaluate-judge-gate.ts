@@ -10,6 +10,19 @@ import { buildProtocolAdherencePrompt } from './build-protocol-adherence-prompt.
 import type { GateJudgeFunction, GateJudgeResponse } from './gate-judge-function.js';
 import { normaliseFindings } from './normalise-findings.js';
 
+/**
+ * The error codes of `@snodo/llm` that mean the provider could not be asked (unreachable, 5xx, 429, a
+ * rejected or missing key, a provider package not installed): an outage, not a verdict on the change. A
+ * malformed answer (`VERDICT_INVALID`) is the model's, and stays a plain gate error.
+ */
+const OUTAGE_CODES = new Set(['LLM_CALL_FAILED', 'LLM_CREDENTIALS_MISSING', 'LLM_PROVIDER_NOT_INSTALLED']);
+
+function outageCause(error: unknown): GateVerdict['cause'] {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !OUTAGE_CODES.has(code)) return undefined;
+  return { kind: 'environment', code, message: error instanceof Error ? error.message : String(error) };
+}
+
 /** What a judge gate needs besides its validator. */
 export interface JudgeGateOptions {
   /** The phase being run. */
@@ -58,10 +71,12 @@ export async function evaluateJudgeGate(
     durationMs: elapsed(),
   });
   if (model === '') {
-    return failure(
+    const justification =
       `Validator ${id} could not run: no judging model is configured. Set model: on the validator in ` +
-        '.snodo/protocol.yml, llm.validator.model in config, or pass -m <provider/model>.',
-    );
+      '.snodo/protocol.yml, llm.validator.model in config, or pass -m <provider/model>.';
+    return failure(justification, {
+      cause: { kind: 'configuration', code: 'MODEL_REQUIRED', message: justification },
+    });
   }
   if (options.judge === undefined) {
     return failure(`Validator ${id} could not run: no judging function was provided to the gate runner.`, {
@@ -95,8 +110,10 @@ export async function evaluateJudgeGate(
       ...(options.signal ? { abortSignal: options.signal } : {}),
     });
   } catch (error) {
+    const cause = outageCause(error);
     return failure(`Validator ${id} could not produce a verdict with ${model}: ${describeError(error)}`, {
       model,
+      ...(cause ? { cause } : {}),
     });
   }
   const answeredModel = response?.model ?? model;

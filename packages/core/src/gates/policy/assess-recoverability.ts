@@ -25,8 +25,8 @@ function isFixableCommandFailure(verdict: GateVerdict): boolean {
  * Decides whether a post-execute halt or escalation may be retried by the coder with the gate feedback
  * (up to `execution.max_fix_attempts`). Recoverable: an escalation (warns withheld approval), blockers
  * that a `severity_cap` lowered to a warn, and failing command gates when `fixFailingTests` is on.
- * Never recoverable: any `error` verdict (an outage is not the coder's fault), a judge blocker that was
- * not capped, a constraint blocker (scope, secrets, the `.snodo` guard), or a command that could not
+ * Never recoverable: a finding with a `cause` (the environment's or the configuration's: a provider
+ * outage, a missing tool, no test command), any `error` verdict, a judge blocker that was not capped, a constraint blocker (scope, secrets, the `.snodo` guard), or a command that could not
  * start. A phase that proceeds has nothing to recover.
  */
 export function assessRecoverability(
@@ -36,6 +36,22 @@ export function assessRecoverability(
 ): Recoverability {
   if (decision.action === 'proceed' || decision.action === 'proceed_with_log') {
     return { recoverable: false, reason: 'The phase proceeds; there is nothing to fix.' };
+  }
+  // Findings only the environment or the protocol's author can fix (an outage, a missing tool, no test
+  // command, no model) are never the coder's to fix: another attempt would spend tokens on nothing.
+  const notTheCoders = verdicts.filter(
+    (verdict) => verdict.cause !== undefined && (verdict.error || verdict.severity !== 'pass'),
+  );
+  if (notTheCoders.length > 0) {
+    return {
+      recoverable: false,
+      reason: `Not recoverable by the coder: ${notTheCoders
+        .map(
+          (verdict) =>
+            `${verdict.gateId} (${verdict.cause?.kind === 'environment' ? 'environment' : 'configuration'})`,
+        )
+        .join(', ')}.`,
+    };
   }
   const errors = verdicts.filter((verdict) => verdict.error);
   if (errors.length > 0) {
