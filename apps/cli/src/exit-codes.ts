@@ -55,6 +55,7 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   // The CLI's own.
   AUDIT_LOG_NOT_FOUND: badInput,
   CLI_USAGE: badInput,
+  CLI_CANCELLED: EXIT_CODES.cancelled,
   JOB_NOT_FOUND: badInput,
   PROTOCOL_EXISTS: badInput,
   // Protocol, config, selection and repository state the user named.

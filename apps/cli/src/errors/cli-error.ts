@@ -3,7 +3,13 @@ import { SnodoError, type SnodoErrorOptions } from '@snodo/foundation';
 const marker = 'snodo.error.CliError';
 
 /** Every code the CLI raises itself; `exit-codes.ts` maps each, with every package's codes. */
-export type CliErrorCode = 'AUDIT_LOG_NOT_FOUND' | 'CLI_USAGE' | 'JOB_NOT_FOUND' | 'PROTOCOL_EXISTS';
+export type CliErrorCode =
+  | 'AUDIT_LOG_NOT_FOUND'
+  /** The user cancelled a prompt (Ctrl-C): nothing was changed; exit 130. */
+  | 'CLI_CANCELLED'
+  | 'CLI_USAGE'
+  | 'JOB_NOT_FOUND'
+  | 'PROTOCOL_EXISTS';
 
 /** The options every CLI error takes. */
 export interface CliErrorOptions extends SnodoErrorOptions {

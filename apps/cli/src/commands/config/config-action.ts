@@ -1,21 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { ConfigStore, detectProviderKeys, listConfigKeys } from '@snodo/core';
 import { stringify } from 'yaml';
 import type { CliContext } from '../../cli-context.js';
-import { CliError } from '../../errors/cli-error.js';
 import { EXIT_CODES } from '../../exit-codes.js';
-
-/** The key, from the argument or (when absent or `-`) from stdin, so it need not enter shell history. */
-function readKey(argument: string | undefined): string {
-  if (argument !== undefined && argument !== '-') return argument;
-  if (process.stdin.isTTY === true) {
-    throw new CliError('CLI_USAGE', {
-      message: 'No key given: pass it as an argument, or pipe it in.',
-      fix: 'snodo config add <provider> <key>   or   printf %s "$KEY" | snodo config add <provider> -',
-    });
-  }
-  return readFileSync(0, 'utf8').trim();
-}
+import { readProviderKey } from './read-secret.js';
 
 /** The subcommands of `snodo config`. */
 export type ConfigActionName = 'add' | 'set' | 'get' | 'unset' | 'show' | 'remove' | 'path' | 'keys';
@@ -46,7 +33,7 @@ export async function configAction(
       return EXIT_CODES.done;
     case 'add': {
       const [provider = '', argument] = parameters;
-      const key = readKey(argument);
+      const key = await readProviderKey(provider, argument);
       store.addProviderKey(provider, key, {
         apiKeyEnv: typeof flags.env === 'string' ? flags.env : undefined,
         baseUrl: typeof flags.baseUrl === 'string' ? flags.baseUrl : undefined,

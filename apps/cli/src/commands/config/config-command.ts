@@ -17,7 +17,9 @@ export function registerConfigCommand(program: Command, runtime: CommandRuntime)
   };
   config
     .command('add')
-    .description('store a provider API key (omit the key, or pass -, to read it from stdin)')
+    .description(
+      'store a provider API key (omit it to type it at a prompt that does not echo, or pipe it in)',
+    )
     .argument('<provider>', 'the provider name in model strings: anthropic, openai, google, openrouter…')
     .argument('[key]', 'the API key')
     .option('--env <variable>', 'also record the environment variable that carries this key')
