@@ -100,6 +100,27 @@ describe('a placeholder inside a shell string', () => {
     expect(error.message).toContain('["my-cli", "--prompt", "');
   });
 
+  it.each([
+    [['sh', '-c', 'eval "$1"', 'sh', '{prompt}']],
+    [['sh', '-c', '"$1"', 'sh', '{prompt}']],
+    [['bash', '-c', 'cd /src && bash -lc "$1"', 'bash', '{prompt}']],
+    [['sh', '-c', 'exec "$@"', 'sh', '{prompt}', '--fast']],
+  ])('refuses shell code that runs the placeholder argument as code: %j', (command) => {
+    const error = configError({ command });
+    expect(error.code).toBe('CODER_CONFIG_INVALID');
+    expect(error.message).toContain('runs its arguments as code');
+  });
+
+  it.each([
+    [['sh', '-c', 'my-cli --prompt "$1" | tee log.txt', 'sh', '{prompt}']],
+    [['sh', '-c', 'exec "$@"', 'sh', 'my-cli', '{prompt}']],
+    [['sh', '-c', 'cd "$2" && my-cli "$1"', 'sh', '{prompt}', '{workspace}']],
+  ])('accepts shell code that only passes the placeholder on as data: %j', (command) => {
+    expect(() =>
+      createConfigCoderRegistrations({ coders: { mine: { command } }, resolveFrom: [] }),
+    ).not.toThrow();
+  });
+
   it('shows the positional form for a shell', () => {
     expect(configError({ command: ['sh', '-c', 'my-cli {prompt}'] }).message).toContain(
       '["sh", "-c", "my-cli --prompt \\"$1\\"", "sh", "{prompt}"]',

@@ -80,7 +80,26 @@ export function findInlineCodePlaceholders(template: readonly string[]): string[
     if (code === undefined) continue;
     const codeIndex = at + code.offset;
     at = codeIndex;
-    if (!placeholderPattern.test(code.text)) continue;
+    if (!placeholderPattern.test(code.text)) {
+      const executed = program.firstArgument === '"$1"' ? argumentsRunAsCode(code.text) : undefined;
+      // After the code come $0, then $1, $2…: `eval` may run any of them, a command position only its own.
+      const candidates =
+        executed === undefined
+          ? []
+          : executed === 'any'
+            ? template.slice(codeIndex + 2)
+            : [template[codeIndex + 1 + executed] ?? ''];
+      const later = candidates.find((argument) => placeholderPattern.test(argument));
+      if (later !== undefined) {
+        problems.push(
+          `the code string of \`${template[index]} ${element}\` (element ${codeIndex}) runs its arguments as ` +
+            `code (\`eval\`, a nested \`sh -c\`, or an argument as the command), and ${later} is one of them, ` +
+            'so the task text would run as code; use the argument as data only ("$1" as one word, never ' +
+            'evaluated), or list the program and its arguments directly',
+        );
+      }
+      continue;
+    }
     const placeholder = code.text.match(placeholderPattern)?.[0] ?? '{prompt}';
     const what =
       `${placeholder} is inside the code string of \`${template[index]} ${element.split('=')[0]}\` ` +
@@ -94,6 +113,22 @@ export function findInlineCodePlaceholders(template: readonly string[]): string[
     );
   }
   return problems;
+}
+
+/**
+ * Which positional argument shell code executes as code: `'any'` for `eval` of one, the number of the one
+ * that is run as a command or handed to a nested `sh -c` (`"$1"`, `sh -c "$1"`; `"$@"` and `$*` start with
+ * `$1`), or `undefined` when arguments are only data (`my-cli --prompt "$1"`).
+ */
+function argumentsRunAsCode(code: string): 'any' | number | undefined {
+  if (/\beval\b[^;&|]*\$\{?[@*1-9]/.test(code)) return 'any';
+  const positional = String.raw`"?\$\{?([@*1-9])\}?"?`;
+  const nested = new RegExp(String.raw`\b(?:sh|bash|zsh|dash|ksh|fish)\s+(?:-\w+\s+)*-\w*c\s+${positional}`);
+  const command = new RegExp(String.raw`(?:^|[;&|(]\s*|\bexec\s+)${positional}(?=\s|$|[;&|)])`);
+  const found = nested.exec(code) ?? command.exec(code.trim());
+  if (found === null) return undefined;
+  const which = found[1] ?? '1';
+  return which === '@' || which === '*' ? 1 : Number(which);
 }
 
 /** The code string an element introduces (`-c <code>`, `--eval=<code>`, a `-lc` cluster), if any. */
