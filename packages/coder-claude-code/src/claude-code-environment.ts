@@ -19,7 +19,8 @@ export function claudeCodeConfigDirectory(
  * The variables this adapter adds to the allow-listed `request.env` (which already dropped the nesting
  * guard `CLAUDECODE`, every `CLAUDE_CODE_*` and any inherited `ANTHROPIC_BASE_URL`):
  * a private `CLAUDE_CONFIG_DIR`, auto-update and non-essential traffic (telemetry, error reports, update
- * checks) off, `ANTHROPIC_BASE_URL` only when configured for this coder, and the job's private `HOME`
+ * checks) off, `ANTHROPIC_BASE_URL` and `CLAUDE_CODE_MAX_RETRIES` only when configured for this coder
+ * (`base_url`, `max_retries`), and the job's private `HOME`
  * when core gives one.
  */
 export function buildClaudeCodeEnvironment(
@@ -31,6 +32,7 @@ export function buildClaudeCodeEnvironment(
     DISABLE_AUTOUPDATER: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     ...(config.baseUrl === undefined ? {} : { ANTHROPIC_BASE_URL: config.baseUrl }),
+    ...(config.maxRetries === undefined ? {} : { CLAUDE_CODE_MAX_RETRIES: String(config.maxRetries) }),
     ...(request.homeDirectory === undefined ? {} : { HOME: request.homeDirectory }),
   };
 }

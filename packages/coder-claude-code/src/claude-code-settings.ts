@@ -12,6 +12,8 @@ export type ClaudeCodeCoderSettings = SubprocessCoderAdapterSettings;
 export interface ClaudeCodeRunConfig {
   /** `ANTHROPIC_BASE_URL` for this run, when configured. */
   readonly baseUrl: string | undefined;
+  /** `CLAUDE_CODE_MAX_RETRIES` for this run (retries of a failing model call), when configured. */
+  readonly maxRetries: number | undefined;
 }
 
 /**
@@ -30,5 +32,15 @@ export const claudeCodeConfigSchema: z.ZodType<ClaudeCodeRunConfig> = z
         message: 'must be an http(s) URL such as http://127.0.0.1:4000',
       })
       .optional(),
+    /**
+     * How often Claude Code retries a failing model call (5xx, 429) before it gives up
+     * (`CLAUDE_CODE_MAX_RETRIES`; its default is 10, with backoff growing to minutes).
+     */
+    max_retries: z
+      .number({ message: 'must be a whole number from 0 to 100' })
+      .int({ message: 'must be a whole number from 0 to 100' })
+      .min(0, { message: 'must be 0 or more' })
+      .max(100, { message: 'must be at most 100' })
+      .optional(),
   })
-  .transform((data) => ({ baseUrl: data.base_url }));
+  .transform((data) => ({ baseUrl: data.base_url, maxRetries: data.max_retries }));

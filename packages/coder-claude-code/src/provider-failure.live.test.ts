@@ -55,15 +55,14 @@ afterEach(async () => {
   run.cleanup();
 });
 
-/** A request for the real CLI pointed at `url`; `maxRetries` is Claude Code's own `CLAUDE_CODE_MAX_RETRIES`. */
+/** A request for the real CLI pointed at `url`; `max_retries` becomes Claude Code's own `CLAUDE_CODE_MAX_RETRIES`. */
 function request(url: string, maxRetries: number, timeoutMs: number) {
   const base = run.request({ credentials: { ANTHROPIC_API_KEY: 'sk-ant-outage-check-0123456789' } });
   return {
     ...base,
     model: 'claude-sonnet-4-5',
     timeoutMs,
-    env: { ...base.env, CLAUDE_CODE_MAX_RETRIES: String(maxRetries) },
-    coderConfig: { binary, base_url: url },
+    coderConfig: { binary, base_url: url, max_retries: maxRetries },
   };
 }
 

@@ -17,7 +17,7 @@ export interface GeminiCliHomeOptions {
   readonly directory: string;
   /** The instructions file name in the worktree, read as a context file besides the project's GEMINI.md. */
   readonly instructionsFileName: string;
-  /** `coder_config.max_attempts` (`general.maxAttempts`), when set. */
+  /** `coder_config.max_retries` + 1 (`general.maxAttempts`), when set. */
   readonly maxAttempts?: number | undefined;
 }
 

@@ -15,7 +15,7 @@ export type GeminiCliCoderSettings = SubprocessCoderAdapterSettings;
  * coders:
  *   gemini-cli:
  *     base_url: http://127.0.0.1:8080   # a Gemini-compatible endpoint (proxy, gateway, test server)
- *     max_attempts: 3                   # calls per request before Gemini CLI gives up (2–10)
+ *     max_retries: 2                    # retries of a failing model call before Gemini CLI gives up (0–9)
  * ```
  */
 export interface GeminiCliCoderConfig {
@@ -25,8 +25,9 @@ export interface GeminiCliCoderConfig {
    */
   readonly baseUrl: string | undefined;
   /**
-   * How many times Gemini CLI calls the model for one request before it gives up on a failing provider
-   * (its own `general.maxAttempts` setting, which it caps at 10, its default). Unset: Gemini CLI's default.
+   * How many times Gemini CLI calls the model for one request before it gives up on a failing provider:
+   * `max_retries` + 1, its own `general.maxAttempts` setting (which it caps at 10, its default). Unset:
+   * Gemini CLI's default.
    */
   readonly maxAttempts: number | undefined;
 }
@@ -39,12 +40,15 @@ export const geminiCliConfigSchema: z.ZodType<GeminiCliCoderConfig> = z
   .object({
     base_url: z.url({ message: 'must be an http(s) URL' }).optional(),
     baseUrl: z.url({ message: 'must be an http(s) URL' }).optional(),
-    max_attempts: z
-      .number({ message: 'must be a whole number from 2 to 10' })
-      .int({ message: 'must be a whole number from 2 to 10' })
-      .min(2, { message: 'must be at least 2 (one call and one retry)' })
-      .max(10, { message: 'must be at most 10 (Gemini CLI ignores more)' })
+    max_retries: z
+      .number({ message: 'must be a whole number from 0 to 9' })
+      .int({ message: 'must be a whole number from 0 to 9' })
+      .min(0, { message: 'must be 0 or more' })
+      .max(9, { message: 'must be at most 9 (Gemini CLI makes at most 10 attempts)' })
       .optional(),
   })
   .loose()
-  .transform((data) => ({ baseUrl: data.base_url ?? data.baseUrl, maxAttempts: data.max_attempts }));
+  .transform((data) => ({
+    baseUrl: data.base_url ?? data.baseUrl,
+    maxAttempts: data.max_retries === undefined ? undefined : data.max_retries + 1,
+  }));

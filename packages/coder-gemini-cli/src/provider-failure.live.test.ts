@@ -54,7 +54,7 @@ afterEach(async () => {
   run.cleanup();
 });
 
-/** A request for the real CLI pointed at `url`; `max_attempts` is Gemini CLI's own `general.maxAttempts`. */
+/** A request for the real CLI pointed at `url`; `max_retries` sets Gemini CLI's own `general.maxAttempts`. */
 function request(url: string, coderConfig: Record<string, unknown>, timeoutMs: number) {
   return {
     ...run.request({ credentials: { GEMINI_API_KEY: 'gemini-outage-check-0123456789' } }),
@@ -81,7 +81,7 @@ describe.skipIf(!installed)(`the real Gemini CLI against a failing provider (${b
   }, async () => {
     provider = await failingProvider(429);
     const error = await failure(
-      createGeminiCliCoder().doRun(request(provider.url, { max_attempts: 2 }, 90_000)),
+      createGeminiCliCoder().doRun(request(provider.url, { max_retries: 1 }, 90_000)),
     );
 
     expect(CoderProviderFailedError.isInstance(error), String(error)).toBe(true);
