@@ -26,14 +26,16 @@ const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', 
 const CLEAR_LINE = '\r\x1b[2K';
 
 /**
- * The terminal renderer: one live line — a spinner, the stage, the elapsed time and the tokens so far —
- * redrawn in place, with finished stages, verdicts and notes printed above it as they happen.
+ * The terminal renderer: one live line — a spinner, the stage, the stage's own time (then the job's) and the
+ * tokens so far — redrawn in place, with finished stages, verdicts and notes printed above it as they happen.
  */
 class SpinnerProgress implements ProgressRenderer {
   private frame = 0;
   private stageText = 'starting';
   private tokens = 0;
-  private readonly startedAt = Date.now();
+  private readonly startedAt: number;
+  /** When the stage on the live line started: the line shows that stage's own time, then the job's. */
+  private stageStartedAt: number;
   /** The label each running stage started with: `stage-end` does not repeat the detail. */
   private readonly labels = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
@@ -41,7 +43,10 @@ class SpinnerProgress implements ProgressRenderer {
   constructor(
     private readonly stream: OutputStream & { columns?: number },
     private readonly context: CliContext,
+    private readonly now: () => number,
   ) {
+    this.startedAt = now();
+    this.stageStartedAt = this.startedAt;
     this.timer = setInterval(() => this.draw(), 80);
     // The run keeps the process alive; the spinner alone must not.
     this.timer.unref();
@@ -56,14 +61,16 @@ class SpinnerProgress implements ProgressRenderer {
         break;
       case 'stage-start':
         this.stageText = stageLabel(event);
+        this.stageStartedAt = this.now();
         this.labels.set(`${event.stage}#${event.attempt ?? 0}`, this.stageText);
         break;
       case 'stage-end': {
         const key = `${event.stage}#${event.attempt ?? 0}`;
         const label = this.labels.get(key) ?? stageLabel(event);
         this.labels.delete(key);
-        this.print(`${palette.dim('•')} ${label} ${palette.dim(formatDuration(event.durationMs))}`);
         this.stageText = 'working';
+        this.stageStartedAt = this.now();
+        this.print(`${palette.dim('•')} ${label} ${palette.dim(formatDuration(event.durationMs))}`);
         break;
       }
       case 'gate-verdict':
@@ -112,8 +119,10 @@ class SpinnerProgress implements ProgressRenderer {
   private draw(): void {
     const palette = this.context.err;
     this.frame = (this.frame + 1) % SPINNER_FRAMES.length;
-    const elapsed = formatDuration(Date.now() - this.startedAt);
-    const text = `${SPINNER_FRAMES[this.frame]} ${this.stageText} · ${elapsed} · ${formatCount(this.tokens)} tokens`;
+    const now = this.now();
+    const stage = formatDuration(now - this.stageStartedAt);
+    const job = formatDuration(now - this.startedAt);
+    const text = `${SPINNER_FRAMES[this.frame]} ${this.stageText} · ${stage} (job ${job}) · ${formatCount(this.tokens)} tokens`;
     // A line wider than the terminal wraps, and `\r` would then redraw only its last row.
     const width = (this.stream.columns ?? 80) - 1;
     const shown = text.length > width ? `${text.slice(0, width - 1)}…` : text;
@@ -121,7 +130,7 @@ class SpinnerProgress implements ProgressRenderer {
   }
 }
 
-/** The non-terminal renderer: one plain line per event worth a line, for logs and CI. */
+/** The non-terminal renderer: one plain line per event worth a line (each finished stage with its time), for logs and CI. */
 class PlainProgress implements ProgressRenderer {
   private tokens = 0;
 
@@ -165,6 +174,8 @@ class PlainProgress implements ProgressRenderer {
         break;
       }
       case 'stage-end':
+        // Logs and CI see where the time went: each finished stage with its own duration.
+        this.line(`stage ${stageLabel(event)} done in ${formatDuration(event.durationMs)}`);
         break;
     }
   }
@@ -184,8 +195,13 @@ class PlainProgress implements ProgressRenderer {
  * The progress renderer for stderr: a live spinner on a terminal, plain lines otherwise (a pipe, a file,
  * CI). `TERM=dumb` counts as not a terminal, since it cannot redraw a line.
  */
-export function createProgressRenderer(context: CliContext): ProgressRenderer {
+export function createProgressRenderer(
+  context: CliContext,
+  options: { readonly now?: () => number } = {},
+): ProgressRenderer {
   const stream = context.stderr;
-  if (stream.isTTY === true && context.env.TERM !== 'dumb') return new SpinnerProgress(stream, context);
+  if (stream.isTTY === true && context.env.TERM !== 'dumb') {
+    return new SpinnerProgress(stream, context, options.now ?? Date.now);
+  }
   return new PlainProgress(stream, context);
 }
