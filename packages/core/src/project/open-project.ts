@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { createCoderRegistry, createConfigCoderRegistrations } from '../coders/index.js';
+import { createCoderRegistry, loadConfigCoderRegistrations } from '../coders/index.js';
 import { ConfigStore, worktreesDirectory } from '../config/index.js';
 import { NotAGitRepositoryError, ProtocolNotFoundError } from '../errors.js';
 import { BUILT_IN_PREDICATE_NAMES } from '../gates/index.js';
@@ -105,13 +105,14 @@ export async function openProject(options: OpenProjectOptions): Promise<Project>
   const registry = createCoderRegistry({
     registrations: [
       ...options.coders.registrations,
-      ...createConfigCoderRegistrations({
+      // A package coder's name, kind and model prefix are its own: read from the package it names.
+      ...(await loadConfigCoderRegistrations({
         coders: config.coders,
         resolveFrom: [
           ...(repository === undefined ? [] : [repository.root]),
           ...(options.coders.packageSearchDirectories ?? []),
         ],
-      }),
+      })),
     ],
     defaultCoderId: options.coders.defaultCoderId,
     mockCoderId: options.coders.mockCoderId,
