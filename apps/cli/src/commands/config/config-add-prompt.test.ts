@@ -1,57 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture, SNODO_BIN } from '../../testing/cli-fixture.js';
+import { onPseudoTerminal } from '../../testing/pseudo-terminal.js';
 
-/**
- * Runs `snodo <args>` on a real pseudo-terminal (python's `pty`): waits for `waitFor` on the screen, types
- * `typed`, and returns everything the terminal showed and the exit code. The deadline only stops a hang.
- */
-function onTerminal(
-  fixture: CliFixture,
-  args: readonly string[],
-  waitFor: string,
-  typed: string,
-): { screen: string; exitCode: number } {
-  const driver = `
-import json, os, pty, select, sys, time
-spec = json.loads(sys.argv[1])
-pid, fd = pty.fork()
-if pid == 0:
-    os.chdir(spec["cwd"])
-    os.execve(spec["argv"][0], spec["argv"], spec["env"])
-screen = b""
-typed = False
-deadline = time.time() + 30
-while time.time() < deadline:
-    ready, _, _ = select.select([fd], [], [], 0.2)
-    if ready:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        screen += chunk
-    if not typed and spec["waitFor"].encode() in screen:
-        os.write(fd, spec["typed"].encode())
-        typed = True
-_, status = os.waitpid(pid, 0)
-sys.stdout.write(json.dumps({"screen": screen.decode("utf8", "replace"), "exitCode": os.waitstatus_to_exitcode(status)}))
-`;
-  const spec = {
-    cwd: fixture.root,
+function onTerminal(fixture: CliFixture, args: readonly string[], waitFor: string, typed: string) {
+  return onPseudoTerminal({
     argv: [process.execPath, SNODO_BIN, ...args],
+    cwd: fixture.root,
     env: fixture.env,
     waitFor,
     typed,
-  };
-  const output = execFileSync('python3', ['-c', driver, JSON.stringify(spec)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return JSON.parse(output) as { screen: string; exitCode: number };
 }
 
 describe('snodo config add <provider> without the key', () => {
