@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeLlm, startFakeLlm } from '@snodo/conformance/fake-llm';
-import { type CoderRegistration, type RunEvent, readJobState, runTask } from '@snodo/core';
+import { type CoderRegistration, jobPaths, type RunEvent, readJobState, runTask } from '@snodo/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLitellmCoder } from './litellm-adapter.js';
 import { toolResultTexts } from './testing/dialect-cases.js';
@@ -168,7 +168,14 @@ describe('snodo run --coder litellm, end to end through core', () => {
       outputTokens: 130,
       calls: 1,
       models: ['fake/coder-model'],
+      // The provider reported the tokens; the model has no price, so nothing was estimated.
+      source: 'reported',
     });
+    // The job transcript `snodo logs` prints holds the coder's exchanges with the model.
+    const transcript = readFileSync(jobPaths(repository.root, result.jobId).transcript, 'utf8');
+    expect(transcript).toContain('[tool call] read_file {"path":"src/greeting.ts"}');
+    expect(transcript).toContain('[tool call] submit_files');
+    expect(transcript).toMatch(/=== submitted 1 file\(s\) by tool after 2 turn\(s\)/);
     expect(state.usage.judges).toMatchObject({
       inputTokens: 2000,
       outputTokens: 130,
