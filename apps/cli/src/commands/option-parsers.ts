@@ -29,3 +29,8 @@ export function parseDuration(value: string): number {
   }
   return Number(match[1]) * unit;
 }
+
+/** Collects a repeatable option (`-m a -m b`) into a list, in the order given. */
+export function collectRepeated(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
