@@ -38,10 +38,8 @@ export async function runWorkspaceSetup(run: JobRun, options: SetupOptions): Pro
   if (!workspace.isolated) return undefined;
   const patterns = execution.copy_into_workspace;
   const plan = resolveWorkspaceSetup(execution.setup, workspace.worktreePath);
-  if (patterns.length === 0 && plan.kind === 'skip') {
-    if (execution.setup !== 'none') run.note('info', `Workspace setup: nothing to do, ${plan.reason}.`);
-    return undefined;
-  }
+  // Nothing detected and nothing to copy: silent, so a repository without a lockfile runs as it always did.
+  if (patterns.length === 0 && plan.kind === 'skip') return undefined;
   const detail = plan.kind === 'run' ? `${plan.display} (${plan.source})` : 'copy_into_workspace';
   return run.stage('setup', () => prepare(run, options, plan), { detail });
 }
