@@ -78,7 +78,7 @@ describe('errors under --json', () => {
   });
 
   it('an error outside a repository', async () => {
-    const { result, document } = await failing(['task', 'list', '--json'], fixture.home);
+    const { result, document } = await failing(['meta', 'last', '--json'], fixture.home);
     expect(result.exitCode).toBe(2);
     expect(document.code).toBe('NOT_A_GIT_REPOSITORY');
   });
