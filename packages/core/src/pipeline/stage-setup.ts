@@ -40,7 +40,7 @@ export async function runWorkspaceSetup(run: JobRun, options: SetupOptions): Pro
   const plan = resolveWorkspaceSetup(execution.setup, workspace.worktreePath);
   // Nothing detected and nothing to copy: silent, so a repository without a lockfile runs as it always did.
   if (patterns.length === 0 && plan.kind === 'skip') return undefined;
-  const detail = plan.kind === 'run' ? `${plan.display} (${plan.source})` : 'copy_into_workspace';
+  const detail = plan.kind === 'run' ? `${plan.display}, from ${plan.source}` : 'copy_into_workspace';
   return run.stage('setup', () => prepare(run, options, plan), { detail });
 }
 
@@ -107,7 +107,6 @@ async function prepare(
   ) {
     return fail('not-started', new WorkspaceSetupToolMissingError({ tool: plan.tool, ...base }));
   }
-  run.note('info', `Preparing the workspace: ${plan.display} (from ${plan.source}).`);
   const guard = await takeJobGuard(run);
   const sandbox = containment.gateSandbox ? { ...containment.gateSandbox, network: true } : undefined;
   const result = await runGateCommand({
