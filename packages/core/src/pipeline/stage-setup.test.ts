@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxMissing } from '../testing/hostile-coder.js';
+import { noProcessMatches, sandboxMissing } from '../testing/hostile-coder.js';
 import { createPipelineFixture, type PipelineFixture, testProtocol } from '../testing/pipeline-fixture.js';
 import { startSetupJob } from '../workspace-setup/testing/setup-job.js';
 import { runWorkspaceSetup } from './stage-setup.js';
@@ -129,8 +129,9 @@ describe('runWorkspaceSetup', { timeout: 60_000 }, () => {
   });
 
   it('stops a setup that runs past its limit, killing its process group', async () => {
+    const marker = `snodo-setup-${process.pid}-sleeper`;
     const repository = repositoryWith(
-      "  setup:\n    command: [node, -e, \"require('fs').writeFileSync('started', ''); setInterval(() => {}, 1000)\"]\n    timeout_seconds: 1\n",
+      `  setup:\n    command: [sh, -c, "node -e 'setInterval(() => {}, 1000)' ${marker} & touch started; wait"]\n    timeout_seconds: 1\n`,
     );
     const job = await startSetupJob(repository);
     const ending = await runWorkspaceSetup(job.run, job);
@@ -139,6 +140,7 @@ describe('runWorkspaceSetup', { timeout: 60_000 }, () => {
     expect(ending).toMatchObject({ status: 'failed', error: { code: 'WORKSPACE_SETUP_FAILED' } });
     expect(ending?.summary).toContain('ran longer than 1s and was stopped');
     expect(ending?.summary).toContain('timeout_seconds: 2');
+    expect(await noProcessMatches(marker)).toBe(true);
   });
 
   it('refuses a setup that rewrites a tracked file, which would pass it off as the coder’s change', async () => {
