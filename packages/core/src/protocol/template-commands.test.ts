@@ -24,6 +24,7 @@ describe('templates with what snodo init detected', () => {
       expect(protocol.execution.setup).toEqual(['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund']);
       expect(text).toContain('test_command: [npm, test]   # detected by `snodo init` from package.json');
       expect(text).toContain('Detected by `snodo init` from package-lock.json');
+      expect(text).toContain('  setup: [npm, ci, --prefer-offline, --no-audit, --no-fund]\n');
     },
   );
 
@@ -58,7 +59,8 @@ describe('templates with what snodo init detected', () => {
   });
 
   it('quotes only the argv parts YAML would misread', () => {
-    expect(yamlArgv(['pytest', '-q'])).toBe('[pytest, "-q"]');
+    expect(yamlArgv(['pytest', '-q', '--no-audit'])).toBe('[pytest, -q, --no-audit]');
+    expect(yamlArgv(['-', '- x', '@scope/pkg', 'a b'])).toBe('["-", "- x", "@scope/pkg", "a b"]');
     expect(yamlArgv(['npm', 'run', 'test:unit'])).toBe('[npm, run, "test:unit"]');
     expect(yamlArgv(['make', 'test'])).toBe('[make, test]');
   });

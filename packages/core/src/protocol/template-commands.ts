@@ -12,9 +12,9 @@ export interface TemplateCommands {
 /** The id every template gives its command gate. */
 const TESTS_GATE_ID = 'tests';
 
-/** An argv as a YAML flow sequence: `[npm, test]`, quoting only what YAML would misread. */
+/** An argv as a YAML flow sequence: `[npm, ci, --prefer-offline]`, quoting only what YAML would misread. */
 export function yamlArgv(argv: readonly string[]): string {
-  return `[${argv.map((part) => (/^[A-Za-z0-9_./][\w./=+-]*$/.test(part) ? part : JSON.stringify(part))).join(', ')}]`;
+  return `[${argv.map((part) => (/^[A-Za-z0-9_./][\w./=+-]*$/.test(part) || /^-[\w-][\w./=+-]*$/.test(part) ? part : JSON.stringify(part))).join(', ')}]`;
 }
 
 /** The template without its tests gate: gone from every mode's list and from `validators`, with a note why. */
