@@ -111,6 +111,8 @@ export { diffJob } from './tasks/diff-job.js';
 export { mergeJob } from './tasks/merge-job.js';
 /** Removes finished jobs' workspaces and branches (`snodo task prune`). */
 export { pruneJobs } from './tasks/prune-jobs.js';
+/** Marks jobs whose process died `interrupted` (audited), so listings never show a dead job as running. */
+export { reconcileDeadJobs } from './tasks/reconcile-dead-jobs.js';
 /** A human rejects a halted job. */
 export { rejectJob } from './tasks/reject-job.js';
 /** A job with its task, attempts, verdicts and decisions (`snodo task show`). */

@@ -1,8 +1,21 @@
 import type { JobEnding } from './job-ending.js';
 
-/** The commands that inspect, finish or discard a kept job, for the summary and `state.json`. */
+/**
+ * The commands that inspect, finish or discard a kept job, for the summary and `state.json`. A job halted
+ * before execution keeps no workspace (it is made once the pre-execute gates pass) but still awaits a
+ * decision: it can be shown, approved or rejected when escalated, and abandoned.
+ */
 export function nextSteps(jobId: string, ending: JobEnding, kept: boolean): string[] {
-  if (!kept) return [];
+  if (!kept) {
+    if (ending.status !== 'halted') return [];
+    return [
+      `snodo task show ${jobId}`,
+      ...(ending.outcome === 'escalated'
+        ? [`snodo task approve ${jobId} --reason "…"`, `snodo task reject ${jobId}`]
+        : []),
+      `snodo task abandon ${jobId}`,
+    ];
+  }
   const steps = [`snodo task show ${jobId}`, `snodo task diff ${jobId}`];
   if (ending.outcome === 'escalated')
     steps.push(`snodo task approve ${jobId} --reason "…"`, `snodo task reject ${jobId}`);

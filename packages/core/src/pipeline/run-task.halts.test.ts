@@ -26,6 +26,9 @@ describe('runTask halts', () => {
     expect(trunkTip()).toBe(before);
     expect(readJobState(fixture.root, result.jobId).attempts).toEqual([]);
     expect(result.nextSteps).toContain(`snodo task abandon ${result.jobId}`);
+    // Nothing was changed, so nothing is kept: the workspace is made only once the pre-execute gates pass.
+    expect(result.worktreePath).toBeUndefined();
+    expect(fixture.git(['branch', '--list', 'snodo/*'])).toBe('');
     expect((await fixture.verifyAudit()).ok).toBe(true);
   });
 
@@ -40,7 +43,7 @@ describe('runTask halts', () => {
     );
   });
 
-  it('halts with validator_error when the judge LLM fails: fail closed, never a silent warn', async () => {
+  it('fails as an outage when the judge LLM fails: fail closed, never a silent warn, never a verdict', async () => {
     const llm = await startFakeLlm({
       script: [
         { error: { status: 500, message: 'upstream down' } },
@@ -55,7 +58,9 @@ describe('runTask halts', () => {
     );
     try {
       const { result } = await fixture.run({ task: 'add a file', coder: 'mock', model: 'judge/some-model' });
-      expect(result).toMatchObject({ status: 'halted', outcome: 'validator_error' });
+      // The provider answered 500: the gate could not decide (exit 3 in the CLI), it did not reject the change.
+      expect(result).toMatchObject({ status: 'failed', outcome: 'gate_unavailable' });
+      expect(result.error).toMatchObject({ code: 'LLM_CALL_FAILED' });
       expect(result.verdicts[0]).toMatchObject({ gateId: 'task-review', error: true, severity: 'blocker' });
     } finally {
       await llm.close();

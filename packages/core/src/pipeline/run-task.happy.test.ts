@@ -34,7 +34,8 @@ describe('runTask, the happy path with the mock coder', () => {
   it('reports every stage in order on the event stream, ending with job-end', async () => {
     const { result, events } = await fixture.run({ task: 'add a file', mock: true });
     const stages = events.filter((event) => event.type === 'stage-start').map((event) => event.stage);
-    expect(stages).toEqual(['classify', 'resolve', 'isolate', 'pre-gates', 'execute', 'post-gates', 'land']);
+    // The workspace is made once the pre-execute judges pass (issue 13): they need the task, not a checkout.
+    expect(stages).toEqual(['classify', 'resolve', 'pre-gates', 'isolate', 'execute', 'post-gates', 'land']);
     expect(events[0]?.type).toBe('job-start');
     expect(events.at(-1)).toMatchObject({ type: 'job-end', result: { jobId: result.jobId } });
     // Events arrive as gates finish (command gates finish before post-execute judges start, since judges
@@ -104,9 +105,9 @@ describe('runTask, the happy path with the mock coder', () => {
       'job-start',
       'task-classify',
       'coder-resolve',
-      'workspace-create',
       'gate-verdict',
       'policy-decide',
+      'workspace-create',
       'coder-start',
       'coder-end',
       'gate-verdict',

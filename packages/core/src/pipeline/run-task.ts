@@ -3,16 +3,15 @@ import { readFileSync } from 'node:fs';
 import type { CoderPromptFinding } from '@snodo/coder-sdk';
 import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
-import { isRecoverable, loadDiffContext } from '../gates/index.js';
-import { createTaskWorkspace, type LandingStrategy, useCurrentCheckout } from '../isolation/index.js';
+import { classifyValidator, isRecoverable, loadDiffContext } from '../gates/index.js';
+import type { LandingStrategy } from '../isolation/index.js';
 import { createJob } from '../jobs/index.js';
-import { landingLedgerOffset } from '../landing/index.js';
 import { openProject } from '../project/open-project.js';
 import { checkStartingPoint, decideTask } from '../project/plan-task.js';
 import type { TaskDecisions } from '../project/task-plan.js';
-import type { ProtocolMode } from '../protocol/index.js';
+import { type ProtocolMode, validatorsForMode } from '../protocol/index.js';
 import { finishJob } from './finish-job.js';
-import { type JobContainment, prepareJobContainment } from './job-containment.js';
+import type { JobContainment } from './job-containment.js';
 import { endingFromDecision, endingFromError, type JobEnding } from './job-ending.js';
 import { JobRun } from './job-run.js';
 import { reconcileRepository } from './reconcile-repository.js';
@@ -26,6 +25,8 @@ import { executeAttempt } from './stage-execute.js';
 import { runGates } from './stage-gates.js';
 import { landJob } from './stage-land.js';
 import { type ResolvedCoder, resolveCoder } from './stage-resolve.js';
+import { runWorkspaceSetup } from './stage-setup.js';
+import { discardUnusedWorkspace, type OpenedWorkspace, openWorkspace } from './stage-workspace.js';
 import type { RunWorkspace } from './task-workspace.js';
 import { UsageLedger } from './usage-ledger.js';
 
@@ -78,11 +79,11 @@ async function orchestrate(
   // model the run needs and nothing configures, a start point that does not resolve (`--base nope`, a dirty
   // tree or detached HEAD under --no-isolation, no first commit), and a coder that cannot run here.
   const plan = decideTask(context, requested);
-  if (plan.missingModels !== undefined) throw plan.missingModels;
   await checkStartingPoint(context, requested);
   const options = { ...requested, task: plan.task };
   // The coder of the plan's mode; classification may pick another mode, whose coder is resolved then.
   const planned = await resolveCoder(context, options, plan.mode.mode);
+  if (plan.missingModels !== undefined) throw plan.missingModels;
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,
@@ -157,7 +158,7 @@ async function governedRun(
   run: JobRun,
   plan: TaskDecisions,
   planned: ResolvedCoder,
-  onWorkspace: (workspace: RunWorkspace) => void,
+  onWorkspace: (workspace: RunWorkspace | undefined) => void,
 ): Promise<JobEnding> {
   const { context, options } = run;
   const { protocol } = context;
@@ -208,91 +209,68 @@ async function governedRun(
     },
   }));
 
-  // Read before the base is: base moves recorded after this are other jobs' landings, not foreign commits.
-  const ledgerOffset = landingLedgerOffset(context.repositoryRoot);
-  const workspace = await run.stage<RunWorkspace>('isolate', () =>
-    options.isolation === false
-      ? useCurrentCheckout({ repositoryRoot: context.repositoryRoot })
-      : createTaskWorkspace({
-          repositoryRoot: context.repositoryRoot,
-          jobId: run.jobId,
-          task: options.task,
-          base: options.base,
-          configuredBase: protocol.execution.base_branch,
-          worktreesDirectory: context.worktreesDirectory,
-        }),
+  // Pre-execute judges look at the task and the base, not a checkout: the workspace (and its branch) is
+  // made only once they pass, so a halt before execution leaves neither behind. Pre-execute command gates
+  // do need a checkout: then it is made first, and removed again when the job ends there.
+  const preNeedsCheckout = validatorsForMode(protocol, mode.mode_id, 'pre_execute').some(
+    (validator) => classifyValidator(validator) === 'command',
   );
-  onWorkspace(workspace);
-  const containment = prepareJobContainment({
-    context,
-    paths: run.paths,
-    workspace,
-    coder: coder.adapter,
-    coderExecutable: coder.availability.binaryPath,
-    coderConfig: coder.coderConfig,
-  });
-  await run.audit('workspace-create', {
-    isolated: workspace.isolated,
-    worktree: workspace.worktreePath,
-    branch: workspace.branch,
-    base_ref: workspace.baseRef,
-    base_commit: workspace.baseCommit,
-    base_source: workspace.baseSource,
-    sandbox: containment.record.kind,
-    sandbox_reason: containment.record.reason,
-    sandbox_gate_network: containment.record.gateNetwork,
-  });
-  if (containment.record.kind === 'none' && context.sandbox.setting.mode === 'auto') {
-    run.note(
-      'warn',
-      `No sandbox: ${containment.record.reason}. The coder and command gates run with your own powers; ` +
-        `snodo only detects tampering afterwards. ${context.sandbox.availability.kind === 'none' ? context.sandbox.availability.fix : ''}`.trim(),
-    );
+  let opened: OpenedWorkspace | undefined;
+  if (preNeedsCheckout) {
+    opened = await openWorkspace(run, coder);
+    onWorkspace(opened.workspace);
+    const setup = await runWorkspaceSetup(run, opened);
+    if (setup !== undefined) return setup;
   }
-  await run.updateState((state) => ({
-    ...state,
-    sandbox: { ...containment.record },
-    isolation: {
-      mode: workspace.isolated ? 'repository' : 'none',
-      worktreePath: workspace.worktreePath,
-      branch: workspace.branch,
-      baseRef: workspace.baseRef,
-      baseCommit: workspace.baseCommit,
-      landingLedgerOffset: ledgerOffset,
-    },
-  }));
-
   const judgingModel = coder.models.judging.model;
   const pre = await run.stage('pre-gates', () =>
     runGates(run, {
       phase: 'pre_execute',
       attempt: 1,
       mode,
-      worktreePath: workspace.worktreePath,
+      worktreePath: opened?.workspace.worktreePath ?? context.repositoryRoot,
       judgingModel,
-      sandbox: containment.gateSandbox,
+      sandbox: opened?.containment.gateSandbox,
     }),
   );
   if (pre.decision.action === 'halt' || pre.decision.action === 'escalate') {
+    if (opened !== undefined) {
+      await discardUnusedWorkspace(run, opened.workspace);
+      onWorkspace(undefined);
+    }
     return endingFromDecision('pre_execute', pre.decision, pre.verdicts);
   }
   if (pre.decision.action === 'proceed_with_log') run.note('info', pre.decision.justification);
 
-  return executeAndLand(run, { coder, mode, workspace, containment });
+  if (opened === undefined) {
+    opened = await openWorkspace(run, coder);
+    onWorkspace(opened.workspace);
+    const setup = await runWorkspaceSetup(run, opened);
+    if (setup !== undefined) return setup;
+  }
+  return executeAndLand(run, { coder, mode, ...opened });
 }
 
 /**
  * The coder attempts with the fix loop, post-execute gates on the real diff, and landing: the part of a
- * run after the pre-execute gates, also used when a human approves a job escalated before execution.
+ * run after the pre-execute gates, also used when a human approves a job escalated before execution (then
+ * with `maxAttempts: 1`: the human approved going on once, not a new fix loop).
  */
 export async function executeAndLand(
   run: JobRun,
-  options: { coder: ResolvedCoder; mode: ProtocolMode; workspace: RunWorkspace; containment: JobContainment },
+  options: {
+    coder: ResolvedCoder;
+    mode: ProtocolMode;
+    workspace: RunWorkspace;
+    containment: JobContainment;
+    /** Coder attempts at most; default `1 + execution.max_fix_attempts`. */
+    maxAttempts?: number;
+  },
 ): Promise<JobEnding> {
   const { coder, mode, workspace, containment } = options;
   const { protocol } = run.context;
   const judgingModel = coder.models.judging.model;
-  const maxAttempts = 1 + protocol.execution.max_fix_attempts;
+  const maxAttempts = options.maxAttempts ?? 1 + protocol.execution.max_fix_attempts;
   let findings: CoderPromptFinding[] = [];
   let lastHalt: JobEnding | undefined;
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {

@@ -27,18 +27,18 @@ export function taskReadiness(
   coderStatus: Pick<CoderStatus, 'ready' | 'reason' | 'fix' | 'installed'> | undefined,
 ): TaskReadiness {
   const problems: ReadinessProblem[] = [];
-  if (missingModels !== undefined) {
-    problems.push({
-      code: missingModels.code,
-      message: missingModels.quickSetup.split('\n')[0] ?? missingModels.message,
-      fix: missingModels.quickSetup.split('\n').slice(1).join('\n'),
-    });
-  }
   if (coderStatus !== undefined && !coderStatus.ready) {
     problems.push({
       code: coderStatus.installed ? 'CODER_UNAVAILABLE' : 'CODER_NOT_INSTALLED',
       message: coderStatus.reason ?? 'the coder cannot run here',
       fix: coderStatus.fix,
+    });
+  }
+  if (missingModels !== undefined) {
+    problems.push({
+      code: missingModels.code,
+      message: missingModels.quickSetup.split('\n')[0] ?? missingModels.message,
+      fix: missingModels.quickSetup.split('\n').slice(1).join('\n'),
     });
   }
   return { ready: problems.length === 0, problems };

@@ -6,6 +6,9 @@ import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
 import { executeAndLand, land } from '../pipeline/run-task.js';
 import type { RunTaskResult } from '../pipeline/run-task-result.js';
 import { resolveCoder } from '../pipeline/stage-resolve.js';
+import { runWorkspaceSetup } from '../pipeline/stage-setup.js';
+import { openWorkspace } from '../pipeline/stage-workspace.js';
+import type { RunWorkspace } from '../pipeline/task-workspace.js';
 import { type ContinueJobOptions, recordedWorkspace, withExistingJobRun } from './existing-job-run.js';
 import { openTaskScope } from './task-scope.js';
 
@@ -28,8 +31,10 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
       hint: `See why with 'snodo task show ${options.jobId}'.`,
     });
   }
-  const workspace = recordedWorkspace(state);
-  if (!workspace) {
+  // A job escalated before execution has no workspace yet (it is made once the pre-execute gates pass):
+  // approving it makes one. One escalated after the coder ran continues in the one it has.
+  const recordedBefore = recordedWorkspace(state);
+  if (recordedBefore === undefined && state.attempts.length > 0) {
     throw new JobActionRefusedError({
       jobId: options.jobId,
       action: 'approve',
@@ -37,6 +42,7 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
     });
   }
   return withExistingJobRun(options, async (run, recorded) => {
+    let workspace: RunWorkspace | undefined = recordedBefore;
     const decidedAt = new Date().toISOString();
     await run.audit(
       'job-approve',
@@ -63,24 +69,37 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
                 isolation: { ...current.isolation, acceptedBaseCommit: current.isolation.pendingBaseCommit },
               },
         );
-        ending = await land(run, workspace);
+        ending = await land(run, workspace as RunWorkspace);
       } else {
         const mode = run.context.protocol.modes.find((candidate) => candidate.mode_id === recorded.mode);
         const coder = await resolveCoder(run.context, run.options, mode);
         for (const secret of coder.secrets) run.auditTrail.addSecret(secret);
-        ending = await executeAndLand(run, {
-          coder,
-          mode: mode ?? run.context.protocol.modes[0]!,
-          workspace,
-          containment: prepareJobContainment({
-            context: run.context,
-            paths: run.paths,
-            workspace,
-            coder: coder.adapter,
-            coderExecutable: coder.availability.binaryPath,
-            coderConfig: coder.coderConfig,
-          }),
-        });
+        const opened =
+          workspace === undefined
+            ? await openWorkspace(run, coder)
+            : {
+                workspace,
+                containment: prepareJobContainment({
+                  context: run.context,
+                  paths: run.paths,
+                  workspace,
+                  coder: coder.adapter,
+                  coderExecutable: coder.availability.binaryPath,
+                  coderConfig: coder.coderConfig,
+                }),
+              };
+        workspace = opened.workspace;
+        const setup = recordedBefore === undefined ? await runWorkspaceSetup(run, opened) : undefined;
+        // The human approved the pre-execute phase: the coder runs once and the post-execute gates judge it
+        // once. If those escalate, that is a new decision about the change, not this one asked again.
+        ending =
+          setup ??
+          (await executeAndLand(run, {
+            coder,
+            mode: mode ?? run.context.protocol.modes[0]!,
+            ...opened,
+            maxAttempts: 1,
+          }));
       }
     } catch (error) {
       ending = endingFromError(error, options.signal?.aborted === true);

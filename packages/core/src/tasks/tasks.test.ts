@@ -36,6 +36,15 @@ function options<T extends object>(extra: T = {} as T) {
   };
 }
 
+/**
+ * The test protocol whose pre-execute judge passes on its own model, so `-m mock/blocker` blocks only after
+ * the coder ran: a halted job with a workspace to abandon or prune (a halt before execution keeps none).
+ */
+const blockingAfterExecution = testProtocol.replace(
+  '  - validator_id: task-review\n',
+  '  - validator_id: task-review\n    model: mock/pass\n',
+);
+
 /** The test protocol with one judge given its own model, to escalate in a chosen phase. */
 function protocolWithWarningJudge(validatorId: 'task-review' | 'security'): string {
   return testProtocol.replace(
@@ -98,7 +107,7 @@ describe('rejecting, abandoning, pruning', { timeout: 30_000 }, () => {
   });
 
   it('never abandons a worktree with uncommitted changes without force', async () => {
-    fixture = createPipelineFixture();
+    fixture = createPipelineFixture({ protocol: blockingAfterExecution });
     const { result } = await fixture.run({ task: 'add a file', mock: true, model: 'mock/blocker' });
     const worktree = readJobState(fixture.root, result.jobId).isolation?.worktreePath as string;
     writeFileSync(join(worktree, 'scratch.txt'), 'work in progress\n');
@@ -110,7 +119,7 @@ describe('rejecting, abandoning, pruning', { timeout: 30_000 }, () => {
   });
 
   it('prunes kept jobs older than the limit, and lists them in a dry run first', async () => {
-    fixture = createPipelineFixture();
+    fixture = createPipelineFixture({ protocol: blockingAfterExecution });
     const { result } = await fixture.run({ task: 'add a file', mock: true, model: 'mock/blocker' });
     const later = Date.now() + 10 * 24 * 3600 * 1000;
     expect(await pruneJobs(options({ olderThanMs: 7 * 24 * 3600 * 1000 }))).toEqual([

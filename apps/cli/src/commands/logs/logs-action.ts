@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jobPaths, readJobState } from '@snodo/core';
+import { jobPaths, readJobState, reconcileDeadJobs } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
@@ -35,6 +35,9 @@ function copyFrom(context: CliContext, path: string, offset: number): number {
  */
 export async function logsAction(context: CliContext, reference: string, flags: LogsFlags): Promise<number> {
   const { repositoryRoot, jobId } = await resolveJobId(context.cwd, reference);
+  const options = { cwd: context.cwd, env: context.env, homeDirectory: context.homeDirectory };
+  // A job whose process died is `interrupted`, not `running`: --follow must not wait for it forever.
+  await reconcileDeadJobs(options);
   // Fails with JOB_NOT_FOUND (and its hint) before anything is printed.
   let state = readJobState(repositoryRoot, jobId);
   const path = jobPaths(repositoryRoot, jobId).transcript;
@@ -42,6 +45,7 @@ export async function logsAction(context: CliContext, reference: string, flags: 
   while (flags.follow === true && state.status === 'running') {
     await sleep(POLL_INTERVAL_MS);
     offset = copyFrom(context, path, offset);
+    await reconcileDeadJobs(options);
     state = readJobState(repositoryRoot, jobId);
   }
   offset = copyFrom(context, path, offset);

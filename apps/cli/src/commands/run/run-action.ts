@@ -5,6 +5,7 @@ import { exitCodeForResult } from '../../exit-codes.js';
 import { listenForInterrupts } from '../../interrupt.js';
 import { createProgressRenderer } from '../../output/progress-renderer.js';
 import { formatRunSummary } from '../../output/run-summary.js';
+import { watchClosedOutput } from './closed-output.js';
 import type { MERGE_STRATEGIES } from './run-command.js';
 
 /** The flags of `snodo run`, as commander parsed them. */
@@ -41,6 +42,7 @@ export function reportRunResult(context: CliContext, result: RunTaskResult, json
 /**
  * `snodo run`: starts `runTask`, renders its events on stderr as they come, and prints the result. The first
  * Ctrl-C cancels the run through its AbortSignal (the job is kept as `cancelled`); a second exits at once.
+ * A closed stdout or stderr (`| head -2`) cancels it the same way.
  */
 export async function runAction(context: CliContext, task: string, flags: RunFlags): Promise<number> {
   if (flags.dryRun === true) {
@@ -51,6 +53,7 @@ export async function runAction(context: CliContext, task: string, flags: RunFla
   const interrupts = listenForInterrupts(() =>
     progress.note('Cancelling: stopping the coder and keeping the job (Ctrl-C again to quit at once)…'),
   );
+  const closed = watchClosedOutput([context.stdout, context.stderr]);
   try {
     const handle = runTask({
       task,
@@ -67,7 +70,7 @@ export async function runAction(context: CliContext, task: string, flags: RunFla
       mergeStrategy: flags.merge,
       timeoutSeconds: flags.timeout,
       strict: flags.strict === true,
-      signal: interrupts.signal,
+      signal: AbortSignal.any([interrupts.signal, closed.signal]),
     });
     for await (const event of handle.events) progress.handle(event);
     const result = await handle.result;
@@ -76,5 +79,6 @@ export async function runAction(context: CliContext, task: string, flags: RunFla
   } finally {
     progress.stop();
     interrupts.dispose();
+    closed.dispose();
   }
 }

@@ -9,7 +9,16 @@ import {
   taskListJsonSchema,
 } from '../../json/job-json-schemas.js';
 import { runResultJsonSchema } from '../../json/run-result-json-schema.js';
-import { type CliFixture, createCliFixture, parseJson } from '../../testing/cli-fixture.js';
+import { type CliFixture, createCliFixture, parseJson, TEST_PROTOCOL } from '../../testing/cli-fixture.js';
+
+/**
+ * The test protocol whose pre-execute judge passes on its own model, so `-m mock/warn|blocker` halts the job
+ * only after the coder ran, with a workspace and a branch to act on (a halt before execution keeps none).
+ */
+const JUDGED_AFTER_EXECUTION = TEST_PROTOCOL.replace(
+  '  - validator_id: task-review\n',
+  '  - validator_id: task-review\n    model: mock/pass\n',
+);
 
 /** Runs a --mock task with extra flags and returns its JSON result. */
 async function runJob(fixture: CliFixture, task: string, flags: readonly string[]) {
@@ -56,7 +65,7 @@ describe('snodo task', () => {
   });
 
   it('rejects an escalated job, then abandons it: worktree and branch removed', async () => {
-    fixture = createCliFixture();
+    fixture = createCliFixture({ protocol: JUDGED_AFTER_EXECUTION });
     const { exitCode, result } = await runJob(fixture, 'Add a doubtful file', ['-m', 'mock/warn']);
     expect(exitCode).toBe(1);
     expect(result.outcome).toBe('escalated');
@@ -88,7 +97,7 @@ describe('snodo task', () => {
   });
 
   it('never discards uncommitted work in a kept worktree without --force', async () => {
-    fixture = createCliFixture();
+    fixture = createCliFixture({ protocol: JUDGED_AFTER_EXECUTION });
     const { result } = await runJob(fixture, 'Add a blocked file', ['-m', 'mock/blocker']);
     writeFileSync(join(result.worktreePath ?? '', 'notes.txt'), 'my own work\n');
     const refused = await fixture.snodo(['task', 'abandon', result.jobId]);
@@ -102,7 +111,7 @@ describe('snodo task', () => {
   });
 
   it('prunes kept jobs: --dry-run lists, --older-than keeps recent ones, then they go', async () => {
-    fixture = createCliFixture();
+    fixture = createCliFixture({ protocol: JUDGED_AFTER_EXECUTION });
     const first = await runJob(fixture, 'Add one blocked file', ['-m', 'mock/blocker']);
     const second = await runJob(fixture, 'Add another blocked file', ['-m', 'mock/blocker']);
 

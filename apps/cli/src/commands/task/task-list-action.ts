@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { findMainCheckout, type JobState, listJobs } from '@snodo/core';
+import { findMainCheckout, type JobState, listJobs, reconcileDeadJobs } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { firstLine, formatAge } from '../../output/format.js';
 import type { Palette } from '../../output/palette.js';
 import { statusColor } from '../../output/run-summary.js';
 import { formatTable } from '../../output/table.js';
+import { taskOptions } from './task-options.js';
 
 /** The flags of `snodo task list`. */
 export interface TaskListFlags {
@@ -62,9 +63,10 @@ function formatList(entries: readonly TaskListEntry[], palette: Palette): string
   return `${formatTable(rows, { header: palette.dim })}${footer}\n`;
 }
 
-/** `snodo task list`: every job of the repository, newest first. */
+/** `snodo task list`: every job of the repository, newest first; a job whose process died is `interrupted`. */
 export async function taskListAction(context: CliContext, flags: TaskListFlags): Promise<number> {
   const { root } = await findMainCheckout(context.cwd);
+  await reconcileDeadJobs(taskOptions(context));
   const entries = listJobs(root)
     .sort((left, right) => right.createdAt.localeCompare(left.createdAt))
     .map(entryOf);

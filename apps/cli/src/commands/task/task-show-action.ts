@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { showJob } from '@snodo/core';
+import { reconcileDeadJobs, showJob } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
@@ -37,6 +37,8 @@ export async function taskShowAction(
   flags: TaskShowFlags,
 ): Promise<number> {
   const { jobId, repositoryRoot } = await resolveJobId(context.cwd, reference);
+  // A job whose process died is shown as `interrupted`, not `running`.
+  await reconcileDeadJobs(taskOptions(context));
   const details = await showJob({ ...taskOptions(context), jobId });
   if (flags.json === true) {
     context.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
