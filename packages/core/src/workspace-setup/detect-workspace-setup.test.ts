@@ -31,8 +31,6 @@ describe('detectWorkspaceSetup', () => {
     [{ 'bun.lock': '{}' }, 'bun install --frozen-lockfile', 'lockfile bun.lock'],
     [{ 'bun.lockb': '' }, 'bun install --frozen-lockfile', 'lockfile bun.lockb'],
     [{ 'uv.lock': '', 'pyproject.toml': '' }, 'uv sync', 'lockfile uv.lock'],
-    [{ 'pyproject.toml': '[project]\n' }, 'pip install -e .', 'manifest pyproject.toml'],
-    [{ 'setup.py': '' }, 'pip install -e .', 'manifest setup.py'],
     [{ 'go.mod': 'module x\n' }, 'go mod download', 'manifest go.mod'],
     [{ 'Cargo.lock': '', 'Cargo.toml': '' }, 'cargo fetch', 'lockfile Cargo.lock'],
   ])('%o → %s', (files, command, source) => {
@@ -40,6 +38,11 @@ describe('detectWorkspaceSetup', () => {
     expect(detected?.command.join(' ')).toBe(command);
     expect(detected?.source).toBe(source);
     expect(detected?.tool).toBe(command.split(' ')[0]);
+  });
+
+  it('does not guess a pip install for a Python project without uv.lock', () => {
+    expect(detectWorkspaceSetup(project({ 'pyproject.toml': '[project]\n' }))).toBeUndefined();
+    expect(detectWorkspaceSetup(project({ 'setup.py': '' }))).toBeUndefined();
   });
 
   it('prefers the pnpm lockfile over a stray package-lock.json', () => {

@@ -16,7 +16,7 @@ interface SetupRule {
   readonly file: string;
   readonly kind: 'lockfile' | 'manifest';
   readonly command: (directory: string) => readonly string[];
-  /** Only when this file is absent (`pyproject.toml` without `uv.lock`). */
+  /** Only when this file is absent. */
   readonly unless?: string;
 }
 
@@ -35,6 +35,11 @@ function isYarnBerry(directory: string): boolean {
  * pnpm lockfile and a stray package-lock.json is a pnpm project), then Python, Go and Rust. Each command
  * installs exactly what the lockfile pins and fails instead of rewriting it, so setup never changes a
  * tracked file in the usual case.
+ *
+ * A Python project without `uv.lock` gets no rule: `pip install -e .` writes into a system or user Python
+ * the sandbox keeps read-only, and a virtualenv in the workspace needs the network for its build backend
+ * and is not on the tests' PATH. Guessing would turn every such run into a setup failure; the project
+ * says what it wants in `execution.setup` instead (the README shows the two usual forms).
  */
 const SETUP_RULES: readonly SetupRule[] = [
   {
@@ -63,13 +68,6 @@ const SETUP_RULES: readonly SetupRule[] = [
     command: () => ['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund'],
   },
   { file: 'uv.lock', kind: 'lockfile', command: () => ['uv', 'sync'] },
-  {
-    file: 'pyproject.toml',
-    kind: 'manifest',
-    unless: 'uv.lock',
-    command: () => ['pip', 'install', '-e', '.'],
-  },
-  { file: 'setup.py', kind: 'manifest', unless: 'uv.lock', command: () => ['pip', 'install', '-e', '.'] },
   { file: 'go.mod', kind: 'manifest', command: () => ['go', 'mod', 'download'] },
   { file: 'Cargo.lock', kind: 'lockfile', command: () => ['cargo', 'fetch'] },
 ];
@@ -80,8 +78,8 @@ const SETUP_RULES: readonly SetupRule[] = [
  * --frozen-lockfile --prefer-offline`; `yarn.lock` → `yarn install --frozen-lockfile --prefer-offline`
  * (Yarn 2+: `yarn install --immutable`); `bun.lock`/`bun.lockb` → `bun install --frozen-lockfile`;
  * `package-lock.json`/`npm-shrinkwrap.json` → `npm ci --prefer-offline --no-audit --no-fund`; `uv.lock` →
- * `uv sync`; `pyproject.toml`/`setup.py` → `pip install -e .`; `go.mod` → `go mod download`; `Cargo.lock`
- * → `cargo fetch`. `undefined` when none applies (a repository with only a README, a package.json without
+ * `uv sync`; `go.mod` → `go mod download`; `Cargo.lock` → `cargo fetch` (no guess for a Python project
+ * without `uv.lock`: see `SETUP_RULES`). `undefined` when none applies (a repository with only a README, a package.json without
  * a lockfile). Only the root is looked at: a monorepo's tool installs its workspaces from there.
  */
 export function detectWorkspaceSetup(directory: string): DetectedWorkspaceSetup | undefined {

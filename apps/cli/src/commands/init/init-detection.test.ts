@@ -86,7 +86,7 @@ describe('snodo init detects the test command and the workspace setup', { timeou
     expect(fixture.git(['log', '-1', '--format=%s'])).toMatch(/snodo\(j_/);
   });
 
-  it('a Python project with pyproject.toml: pytest and pip install -e .', async () => {
+  it('a Python project with pyproject.toml: pytest, and no guessed pip install', async () => {
     fixture = createCliFixture({ protocol: false });
     fixture.write('pyproject.toml', '[project]\nname = "sample"\nversion = "0.1.0"\n');
     fixture.write('tests/test_sample.py', 'def test_one():\n    assert True\n');
@@ -97,12 +97,12 @@ describe('snodo init detects the test command and the workspace setup', { timeou
     expect(JSON.parse(init.stdout)).toMatchObject({
       detected: {
         test: { command: ['pytest'], source: 'pyproject.toml' },
-        setup: { command: ['pip', 'install', '-e', '.'], source: 'manifest pyproject.toml' },
+        setup: null,
       },
     });
     const { protocol } = written(fixture);
     expect(testCommand(protocol)).toEqual(['pytest']);
-    expect(protocol.execution.setup).toEqual(['pip', 'install', '-e', '.']);
+    expect(protocol.execution.setup).toBe('auto');
   });
 
   it('a Go module: go test ./... and go mod download', async () => {
