@@ -24,7 +24,8 @@ export class CoderUnavailableError extends SnodoError<'CODER_UNAVAILABLE'> {
   }) {
     const fix = options.fix === undefined ? 'Run `snodo doctor` for details.' : `Fix: ${options.fix}`;
     super('CODER_UNAVAILABLE', {
-      message: `${options.displayName} cannot run here: ${options.reason}. ${fix}`,
+      // A reason may end its own sentence; one period, never two.
+      message: `${options.displayName} cannot run here: ${options.reason.replace(/\.+$/, '')}. ${fix}`,
       cause: options.cause,
     });
     this.name = 'CoderUnavailableError';

@@ -255,5 +255,14 @@ describe('availabilityError', () => {
     expect((other as Error).message).toBe(
       'Claude Code cannot run here: the Docker daemon is not running. Fix: start Docker',
     );
+    const sentence = availabilityError(adapter, {
+      ready: false,
+      installed: true,
+      credentials: 'not-needed',
+      reason: 'no model is set for --coder litellm.',
+    });
+    expect((sentence as Error).message).toBe(
+      'Claude Code cannot run here: no model is set for --coder litellm. Run `snodo doctor` for details.',
+    );
   });
 });

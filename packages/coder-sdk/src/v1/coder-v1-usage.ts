@@ -15,8 +15,9 @@ export interface CoderV1Usage {
   /** Cost in US dollars, or `null` when unknown. A CLI-reported cost wins over snodo's price catalog. */
   readonly costUsd: number | null;
   /**
-   * `reported`: the coder or provider reported these numbers. `estimated`: snodo computed them (e.g. cost
-   * from the price catalog). A coder that made no model call reports zeros with `reported`.
+   * Where the token counts come from. `reported`: the coder or provider reported them (a cost priced from
+   * snodo's catalog on top of reported counts is still `reported`). `estimated`: some counts were computed
+   * (a call that came back without usage). A coder that made no model call reports zeros with `reported`.
    */
   readonly source: 'reported' | 'estimated';
   /** The model the numbers belong to, when known (`claude-sonnet-4-5`), so core can price them. */
