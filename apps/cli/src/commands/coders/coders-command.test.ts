@@ -11,7 +11,10 @@ describe('snodo coders and snodo doctor', () => {
 
   it('lists every registered coder with its readiness, and the fix for one that is not ready', async () => {
     fixture = createCliFixture();
-    fixture.writeConfig('coders:\n  ghost:\n    command: ["snodo-ghost-cli", "{prompt}"]\n');
+    // A model is configured: without one every coder is "not ready" (run-refusals.test.ts covers that).
+    fixture.writeConfig(
+      'model: mock/pass\ncoders:\n  ghost:\n    command: ["snodo-ghost-cli", "{prompt}"]\n',
+    );
     const coders = await fixture.snodo(['coders']);
     expect(coders.exitCode, coders.all).toBe(0);
     expect(coders.stdout).toMatch(/litellm \(default\)\s+engine-managed\s+yes/);
@@ -53,6 +56,7 @@ describe('snodo coders and snodo doctor', () => {
 
   it('doctor exits 0 when a run can work here, naming provider keys found without their values', async () => {
     fixture = createCliFixture();
+    fixture.writeConfig('model: mock/pass\n');
     const doctor = await fixture.snodo(['doctor'], { env: { ANTHROPIC_API_KEY: 'sk-ant-secret-value-123' } });
     expect(doctor.exitCode, doctor.all).toBe(0);
     expect(doctor.stdout).toMatch(/✔\s+git\s+\d+\.\d+/);
@@ -66,6 +70,7 @@ describe('snodo coders and snodo doctor', () => {
 
   it('doctor says whether the sandbox works here, and fails only when the protocol requires one', async () => {
     fixture = createCliFixture();
+    fixture.writeConfig('model: mock/pass\n');
     const here = await fixture.snodo(['doctor', '--json']);
     const sandbox = doctorJsonSchema.parse(parseJson(here)).checks.find((check) => check.name === 'sandbox');
     expect(sandbox?.status === 'ok' ? sandbox.detail : sandbox?.status).toMatch(/bubblewrap .*auto|warn/);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dryRunPlanJsonSchema } from '../../json/dry-run-plan-json-schema.js';
 import { taskListJsonSchema } from '../../json/job-json-schemas.js';
 import { runResultJsonSchema } from '../../json/run-result-json-schema.js';
-import { type CliFixture, createCliFixture, parseJson } from '../../testing/cli-fixture.js';
+import { type CliFixture, createCliFixture, parseJson, TEST_PROTOCOL } from '../../testing/cli-fixture.js';
 
 describe('snodo run', () => {
   let fixture: CliFixture | undefined;
@@ -24,7 +24,14 @@ describe('snodo run', () => {
   });
 
   it('exits 1 when a gate finds a blocker, and snodo task list shows the kept job', async () => {
-    fixture = createCliFixture();
+    // The task review passes on its own model, so the blocker comes after the coder ran: a halt before
+    // execution keeps no workspace or branch (run-pre-execute.test.ts).
+    fixture = createCliFixture({
+      protocol: TEST_PROTOCOL.replace(
+        '  - validator_id: task-review\n',
+        '  - validator_id: task-review\n    model: mock/pass\n',
+      ),
+    });
     const run = await fixture.snodo(['run', 'Add a risky file', '--mock', '-m', 'mock/blocker']);
     expect(run.exitCode, run.all).toBe(1);
     const jobId = /snodo (j_[a-z0-9]+): halted: a gate found a blocker/.exec(run.stdout)?.[1] ?? '';
