@@ -69,8 +69,13 @@ export const protocolValidationJsonSchema = z.object({
 });
 
 /** `snodo init --json`. */
+/** A command `snodo init` detected, and the file it read it from (`lockfile package-lock.json`). */
+const detectedCommandSchema = z.object({ command: z.array(z.string()), source: z.string() }).nullable();
+
 export const initJsonSchema = z.object({
   path: z.string(),
   template: z.string(),
   repositoryRoot: z.string(),
+  /** What init found and wrote into the protocol; `null` where it found nothing. */
+  detected: z.object({ test: detectedCommandSchema, setup: detectedCommandSchema }),
 });

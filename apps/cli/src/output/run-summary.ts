@@ -114,6 +114,12 @@ export function formatRunSummary(result: RunTaskResult, palette: Palette): strin
     lines.push(`  changed  ${changed.length} file${changed.length === 1 ? '' : 's'}: ${shown}${more}`);
   }
   lines.push(`  time     ${formatDuration(result.durationMs)}, ${result.attempts} attempt(s)`);
+  // A protocol without a tests gate (what `snodo init` writes where it found no test command) lands
+  // changes nothing ran: say so, where a reader would otherwise assume the tests passed.
+  const landedChange = result.outcome === 'merged' || result.outcome === 'branch_kept';
+  if (landedChange && !result.verdicts.some((verdict) => verdict.gateType === 'quality')) {
+    lines.push('  tests    no tests ran (the protocol has no tests gate)');
+  }
   const verdicts = verdictTable(result.verdicts, palette);
   if (verdicts !== undefined) lines.push('', verdicts);
   const usage = usageTable(result.usage, palette);

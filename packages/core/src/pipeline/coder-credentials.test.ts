@@ -81,4 +81,23 @@ describe('lookUpCoderCredentials', () => {
       },
     );
   });
+
+  it("passes every variable a command coder's credentials list names, the first fed from config", () => {
+    const acme = {
+      ...adapter({ envVars: ['ACME_API_KEY'], configKey: 'acme' }),
+      id: 'acme',
+    } as CoderAdapterV1;
+    const config: SnodoConfig = {
+      coders: { acme: { command: ['acme', '{prompt}'], credentials: ['ACME_API_KEY', 'ACME_ORG_TOKEN'] } },
+    };
+    const env = { ACME_API_KEY: 'from-env', ACME_ORG_TOKEN: 'org-secret', OTHER_SECRET: 'no' };
+    expect(lookUpCoderCredentials(acme, config, env).variables).toEqual({
+      ACME_API_KEY: 'from-env',
+      ACME_ORG_TOKEN: 'org-secret',
+    });
+    const withStored = { ...config, providers: { acme: { api_key: 'stored-key' } } };
+    const found = lookUpCoderCredentials(acme, withStored, { ACME_ORG_TOKEN: 'org-secret' });
+    expect(found.variables).toEqual({ ACME_API_KEY: 'stored-key', ACME_ORG_TOKEN: 'org-secret' });
+    expect(found.origin).toEqual({ kind: 'config', provider: 'acme', variable: 'ACME_API_KEY' });
+  });
 });

@@ -94,6 +94,8 @@ export function lookUpCoderCredentials(
   env: Environment,
   model?: string,
 ): CoderCredentialLookup {
+  const listed = config.coders?.[adapter.id]?.credentials;
+  if (Array.isArray(listed) && listed.length > 0) return listedCredentials(adapter.id, listed, config, env);
   const declared = adapter.credentials.envVars;
   const [primary] = declared;
   if (primary === undefined) return NONE;
@@ -120,6 +122,34 @@ export function lookUpCoderCredentials(
     if (value) return fromEnvironment(name, value);
   }
   return NONE;
+}
+
+/**
+ * `coders.<id>.credentials: [A, B]` of a command-template coder: every listed variable that is set in
+ * snodo's environment reaches the command (a program may need a key and a second secret), and the first
+ * name is also fed from the key stored with `snodo config add <id>`. The source named is the first found.
+ */
+function listedCredentials(
+  coderId: string,
+  listed: readonly string[],
+  config: SnodoConfig,
+  env: Environment,
+): CoderCredentialLookup {
+  const variables: Record<string, string> = {};
+  let first: CoderCredentialLookup | undefined;
+  const stored = config.providers?.[coderId]?.api_key?.trim();
+  listed.forEach((name, index) => {
+    const found =
+      index === 0 && stored
+        ? fromConfig(coderId, name, stored)
+        : env[name]
+          ? fromEnvironment(name, env[name])
+          : undefined;
+    if (found === undefined) return;
+    Object.assign(variables, found.variables);
+    first ??= found;
+  });
+  return first === undefined ? NONE : { ...first, variables };
 }
 
 /**
