@@ -73,6 +73,8 @@ interface Case {
   readonly coderFlag?: string;
   readonly modeCoder?: string;
   readonly modelFlag?: string;
+  /** A second, namespaced `-m` for the coder. */
+  readonly coderModelFlag?: string;
   readonly config?: ModelsConfig;
   readonly modeCoderConfig?: Readonly<Record<string, unknown>>;
   /** The chosen coder and why; checked even when model resolution then fails. */
@@ -122,6 +124,23 @@ const cases: readonly Case[] = [
     modelFlag: 'opencode-cli/m',
     coder: ['opencode-cli', 'model-prefix'],
     coderModel: ['m', 'flag-namespaced'],
+  },
+  {
+    name: 'two -m: a plain judging model and a namespaced coder model, each in its role',
+    modelFlag: 'openai/gpt-4o-mini',
+    coderModelFlag: 'opencode-cli/openai/gpt-4o',
+    coder: ['opencode-cli', 'model-prefix'],
+    judging: ['openai/gpt-4o-mini', 'flag'],
+    classifier: ['openai/gpt-4o-mini', 'flag'],
+    coderModel: ['openai/gpt-4o', 'flag-namespaced'],
+  },
+  {
+    name: "a coder model for another coder than --coder's is refused",
+    coderFlag: 'gemini-cli',
+    modelFlag: 'openai/gpt-4o-mini',
+    coderModelFlag: 'opencode-cli/openai/gpt-4o',
+    coder: ['gemini-cli', 'coder-flag'],
+    error: ['MODEL_CODER_MISMATCH', 'opencode-cli/openai/gpt-4o'],
   },
   {
     name: 'opencode/m picks the container coder',
@@ -348,7 +367,9 @@ function resolve(row: Case) {
     mock: row.mock === true,
     ...(row.coderFlag === undefined ? {} : { coderFlag: row.coderFlag }),
     ...(row.modeCoder === undefined ? {} : { modeCoder: row.modeCoder, modeId: 'implement' }),
-    ...((row.modelFlag ?? config.model) ? { model: row.modelFlag ?? config.model } : {}),
+    ...((row.coderModelFlag ?? row.modelFlag ?? config.model)
+      ? { model: row.coderModelFlag ?? row.modelFlag ?? config.model }
+      : {}),
   });
   const step = {
     coderName,
@@ -362,6 +383,7 @@ function resolve(row: Case) {
       mock: row.mock === true,
       config,
       ...(row.modelFlag === undefined ? {} : { modelFlag: row.modelFlag }),
+      ...(row.coderModelFlag === undefined ? {} : { coderModelFlag: row.coderModelFlag }),
       ...(row.coderFlag === undefined ? {} : { coderFlag: row.coderFlag }),
       ...(row.modeCoder === undefined ? {} : { modeCoder: row.modeCoder, modeId: 'implement' }),
       ...(row.modeCoderConfig === undefined ? {} : { modeCoderConfig: row.modeCoderConfig }),

@@ -17,6 +17,12 @@ export interface ResolveModelsInput {
   readonly coderRegistration: CoderRegistration;
   /** `-m/--model` as given. */
   readonly modelFlag?: string;
+  /**
+   * A second `-m` in a coder's namespace (`-m mock/pass -m opencode/openai/gpt-4o`): the coder's model, given
+   * beside a plain judging `modelFlag`. The CLI splits repeated `-m` by role; a namespaced `modelFlag` with
+   * it is the caller's error, and this one wins.
+   */
+  readonly coderModelFlag?: string;
   /** `--coder` as given, to name it in a mismatch error. */
   readonly coderFlag?: string;
   /** The running mode's `coder` field; its `coder_config` applies only when it names the chosen coder. */
@@ -57,10 +63,19 @@ export function resolveModels(input: ResolveModelsInput): ResolvedModels {
 
   const flag = present(input.modelFlag);
   const flagMatch = match(flag);
-  const namespacedFlag = flagMatch?.kind === 'namespace' ? flagMatch : undefined;
-  const plainFlag = namespacedFlag === undefined ? flag : undefined;
-  if (namespacedFlag !== undefined && flag !== undefined && !input.mock) {
-    checkSameCoder(input, flag, namespacedFlag);
+  const coderFlag = present(input.coderModelFlag);
+  const coderFlagMatch = match(coderFlag);
+  // The coder's model: the separate coder flag when given, else a namespaced `-m`.
+  const namespacedSource = coderFlagMatch?.kind === 'namespace' ? coderFlag : flag;
+  const namespacedFlag =
+    coderFlagMatch?.kind === 'namespace'
+      ? coderFlagMatch
+      : flagMatch?.kind === 'namespace'
+        ? flagMatch
+        : undefined;
+  const plainFlag = flagMatch?.kind === 'namespace' ? undefined : flag;
+  if (namespacedFlag !== undefined && namespacedSource !== undefined && !input.mock) {
+    checkSameCoder(input, namespacedSource, namespacedFlag);
   }
 
   const config = input.config;

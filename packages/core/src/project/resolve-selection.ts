@@ -10,6 +10,11 @@ export interface SelectionRequest {
   readonly coder?: string | undefined;
   /** `-m/--model`: the judging model, or a coder's model when namespaced (`my-cli/some-model`). */
   readonly model?: string | undefined;
+  /**
+   * A second `-m`, in a coder's namespace (`opencode/openai/gpt-4o`), beside a plain judging `model`: the
+   * coder's model, and — without `--coder` — the coder it names.
+   */
+  readonly coderModel?: string | undefined;
   /** `--mock`: the mock coder and, unless `model` says otherwise, the `mock/pass` judging model. */
   readonly mock?: boolean | undefined;
   /** The mode the task runs in, when known: its `coder` and `coder_config` take part. */
@@ -42,13 +47,14 @@ export function resolveSelection(
     coderFlag: request.coder,
     modeCoder: request.mode?.coder,
     modeId: request.mode?.mode_id,
-    model: request.model ?? config.model,
+    model: request.coderModel ?? request.model ?? config.model,
   });
   const registration = registry.registration(coder.coderId);
   const models = resolveModels({
     registry,
     coderRegistration: registration,
     modelFlag: request.model,
+    coderModelFlag: request.coderModel,
     coderFlag: request.coder,
     modeCoder: request.mode?.coder,
     modeId: request.mode?.mode_id,
