@@ -121,9 +121,9 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   CODER_TIMEOUT: failure,
   CODER_TURN_BUDGET_EXHAUSTED: failure,
   CODER_UNAVAILABLE: failure,
-  GIT_COMMAND_FAILED: failure,
   // A command gate's tool is missing: the gate could not decide (an outage, not a verdict).
   GATE_COMMAND_UNAVAILABLE: failure,
+  GIT_COMMAND_FAILED: failure,
   GIT_METADATA_TAMPERED: failure,
   INTERNAL_ERROR: failure,
   ISOLATION_FAILED: failure,
@@ -173,14 +173,14 @@ export function isCommanderCode(code: string | undefined): boolean {
 export function exitCodeForError(error: unknown): ExitCode {
   const code = errorCode(error);
   if (code === 'commander.helpDisplayed' || code === 'commander.version') return EXIT_CODES.done;
+  // `snodo help [command]` asked for help (commander's exit code 0); a bare `snodo` shows it as a usage error.
+  if (code === 'commander.help')
+    return (error as { exitCode?: unknown }).exitCode === 0 ? EXIT_CODES.done : EXIT_CODES.badInput;
   if (isCommanderCode(code)) return EXIT_CODES.badInput;
   if (!SnodoError.isInstance(error)) return EXIT_CODES.failure;
   return exitCodeForErrorCode(code);
 }
 
-  // `snodo help [command]` asked for help (commander's exit code 0); a bare `snodo` shows it as a usage error.
-  if (code === 'commander.help')
-    return (error as { exitCode?: unknown }).exitCode === 0 ? EXIT_CODES.done : EXIT_CODES.badInput;
 /** What `exitCodeForResult` reads from a run result (a `RunTaskResult` or a landing result). */
 export interface ResultStatus {
   /** The job's status: `done`, `halted`, `failed`, `cancelled`… */

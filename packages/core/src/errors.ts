@@ -9,9 +9,9 @@ import type { WorkspaceBranchMismatchError } from './isolation/workspace-branch-
 import type { WorkspaceTamperedError } from './isolation/workspace-tampered-error.js';
 import type { WorktreeDirtyError } from './isolation/worktree-dirty-error.js';
 import type { ModelCoderMismatchError } from './models/model-coder-mismatch-error.js';
-import type { ProtocolInvalidError } from './protocol/protocol-invalid-error.js';
 import type { ModelRequiredError } from './project/model-required-error.js';
 import type { TaskEmptyError } from './project/task-empty-error.js';
+import type { ProtocolInvalidError } from './protocol/protocol-invalid-error.js';
 import type { SandboxUnavailableError } from './sandbox/sandbox-unavailable-error.js';
 
 // The errors of core that are a code and a message. Those whose fields callers read are classes of their
@@ -333,17 +333,17 @@ export type CoreErrorCode =
       | typeof JobNotFoundError
       | typeof ModeCannotChangeCodeError
       | typeof ModelCoderMismatchError
+      | typeof ModelRequiredError
       | typeof ModeUnknownError
       | typeof NotAGitRepositoryError
-      | typeof ModelRequiredError
       | typeof ProtocolInvalidError
       | typeof ProtocolNotFoundError
       | typeof ProtocolTemplateUnknownError
       | typeof RepositoryTamperedError
       | typeof SandboxUnavailableError
+      | typeof TaskEmptyError
       | typeof WorkspaceBranchMismatchError
       | typeof WorkspaceLayoutUnsupportedError
-      | typeof TaskEmptyError
       | typeof WorkspaceSetupFailedError
       | typeof WorkspaceSetupToolMissingError
       | typeof WorkspaceTamperedError
