@@ -100,6 +100,7 @@ async function orchestrate(
     const requestOptions = {
       coder: options.coder,
       model: options.model,
+      ...(options.coderModel === undefined ? {} : { coderModel: options.coderModel }),
       mock: options.mock ?? false,
       mode: options.mode,
       isolation: options.isolation ?? true,

@@ -47,6 +47,7 @@ export async function resolveCoder(
   } = resolveSelection(context, {
     coder: options.coder,
     model: options.model,
+    coderModel: options.coderModel,
     mock: options.mock,
     mode,
   });
@@ -54,7 +55,8 @@ export async function resolveCoder(
   const settings = context.config.coders?.[adapter.id] ?? {};
   const credentials = registration.usesJudgingModel
     ? lookUpModelCredentials(models.coder.model, context.config, context.env)
-    : lookUpCoderCredentials(adapter, context.config, context.env);
+    : // The coder model names the provider whose key a multi-provider CLI gets (`opencode-cli/openai/…`).
+      lookUpCoderCredentials(adapter, context.config, context.env, models.coder.model);
   const extra = settings.env ?? {};
   const env = buildCoderEnvironment({
     parentEnv: context.env,

@@ -15,7 +15,12 @@ export function checkModels(
   request: Omit<SelectionRequest, 'mode'> & { readonly mode?: string | undefined } = {},
 ): ModelRequiredError | undefined {
   const context = requireRunContext(project);
-  const selectionRequest = { coder: request.coder, model: request.model, mock: request.mock };
+  const selectionRequest = {
+    coder: request.coder,
+    model: request.model,
+    coderModel: request.coderModel,
+    mock: request.mock,
+  };
   const classifierModel = resolveSelection(context, selectionRequest).models.classifier.model;
   const choice = chooseMode(context.protocol, request.mode);
   const selection = resolveSelection(context, { ...selectionRequest, mode: choice.mode });

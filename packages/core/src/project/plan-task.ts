@@ -47,12 +47,14 @@ export function decideTask(context: RunContext, request: TaskRequest): TaskDecis
   const classifierModel = resolveSelection(context, {
     coder: request.coder,
     model: request.model,
+    coderModel: request.coderModel,
     mock: request.mock,
   }).models.classifier.model;
   const mode = chooseMode(protocol, request.mode);
   const selection = resolveSelection(context, {
     coder: request.coder,
     model: request.model,
+    coderModel: request.coderModel,
     mock: request.mock,
     mode: mode.mode,
   });

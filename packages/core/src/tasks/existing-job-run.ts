@@ -92,6 +92,7 @@ export async function withExistingJobRun<T>(
     coders: options.coders,
     coder: typeof recorded.coder === 'string' ? recorded.coder : undefined,
     model: typeof recorded.model === 'string' ? recorded.model : undefined,
+    coderModel: typeof recorded.coderModel === 'string' ? recorded.coderModel : undefined,
     mock: recorded.mock === true,
     mode: state.mode,
     isolation: recorded.isolation !== false,

@@ -106,6 +106,7 @@ export async function dryRunAction(context: CliContext, task: string, flags: Run
       task,
       coder: flags.coder,
       model: flags.model,
+      coderModel: flags.coderModel,
       mock: flags.mock === true,
       mode: flags.mode,
       isolation: flags.isolation,

@@ -12,6 +12,8 @@ import type { MERGE_STRATEGIES } from './run-command.js';
 export interface RunFlags {
   readonly coder?: string | undefined;
   readonly model?: string | undefined;
+  /** The coder's model from a second, namespaced `-m` (the first is then the judging model). */
+  readonly coderModel?: string | undefined;
   readonly mock?: boolean | undefined;
   readonly mode?: string | undefined;
   /** `false` for `--no-isolation`. */
@@ -63,6 +65,7 @@ export async function runAction(context: CliContext, task: string, flags: RunFla
       coders: builtInCoders,
       coder: flags.coder,
       model: flags.model,
+      coderModel: flags.coderModel,
       mock: flags.mock === true,
       mode: flags.mode,
       isolation: flags.isolation !== false,

@@ -41,4 +41,19 @@ describe('snodo run -m, given more than once', () => {
     expect(run.exitCode, run.all).toBe(0);
     expect(run.stdout).toMatch(/judging model\s+mock\/pass\s+\(-m\)|judging model\s+mock\/pass/);
   });
+
+  it('gives each of two -m its role: the plan shows the judging model and the namespaced coder model', async () => {
+    const run = await fixture.snodo([
+      'run',
+      'Add a file',
+      '-m',
+      'mock/pass',
+      '-m',
+      'codex/gpt-5',
+      '--dry-run',
+    ]);
+    expect(run.stdout, run.all).toMatch(/judging model\s+mock\/pass/);
+    expect(run.stdout).toMatch(/coder\s+Codex \(codex/);
+    expect(run.stdout).toMatch(/coder model\s+gpt-5\s+\(-m, namespaced/);
+  });
 });
