@@ -7,7 +7,12 @@ export {
 export { SnodoError, type SnodoErrorCodeOf, type SnodoErrorOptions } from './errors/snodo-error.js';
 export { type FoundationErrorCode, LockTimeoutError } from './errors.js';
 export { describeLockHolder, type LockHolder, readLockHolder } from './lock/lock-holder.js';
-export { type FileLockOptions, type LockTimeout, withFileLock } from './lock/with-file-lock.js';
+export {
+  type FileLockOptions,
+  type LockTimeout,
+  type LockWait,
+  withFileLock,
+} from './lock/with-file-lock.js';
 export { isProcessAlive, isSameProcessAlive, processStartTimeMs } from './process/process-liveness.js';
 export { looksLikeSecret } from './secrets/looks-like-secret.js';
 export { PatternRedactor, PRIVATE_KEY_MARKER } from './secrets/pattern-redactor.js';

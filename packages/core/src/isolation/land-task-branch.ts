@@ -16,7 +16,7 @@ import {
 import { inspectBaseCheckouts, updateCheckouts } from './base-checkout.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { landingMessage } from './landing-message.js';
-import { withRepositoryMergeLock } from './repository-merge-lock.js';
+import { type RepositoryMergeLockOptions, withRepositoryMergeLock } from './repository-merge-lock.js';
 import { workspaceBranchTip } from './workspace-branch-tip.js';
 import { workspaceUpdateCommand } from './workspace-commands.js';
 import { readWorkspaceMarker } from './workspace-marker.js';
@@ -56,6 +56,8 @@ export interface LandTaskBranchOptions {
   readonly trailers?: Readonly<Record<string, string>>;
   /** Bounded wait for another landing into the same repository. Default 120 s. */
   readonly lockTimeoutMs?: number;
+  /** Told once when that wait lasts over a second, with who holds the lock. */
+  readonly onLockWait?: RepositoryMergeLockOptions['onWait'];
   /**
    * Judges the base tip read under the merge lock before anything moves; returning a result (outcome
    * `base_moved`) stops the landing with it. The pipeline uses it to refuse landing on top of commits no
@@ -160,6 +162,7 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
       gitCommonDirectory,
       jobId: options.jobId,
       ...(options.lockTimeoutMs ? { timeoutMs: options.lockTimeoutMs } : {}),
+      onWait: options.onLockWait,
     },
     async () => {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {

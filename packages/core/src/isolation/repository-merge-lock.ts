@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { LockTimeoutError, withFileLock } from '@snodo/foundation';
+import { LockTimeoutError, type LockWait, withFileLock } from '@snodo/foundation';
 import { IsolationFailedError } from './isolation-failed-error.js';
 
 // Exported here too for the isolation area's callers; it lives with the other process checks.
@@ -24,6 +24,8 @@ export interface RepositoryMergeLockOptions {
   readonly fileName?: string;
   /** What the lock protects, for the timeout message. Default "landing into this repository". */
   readonly purpose?: string;
+  /** Told once when the wait lasts over a second: who holds the lock (see `FileLockOptions.onWait`). */
+  readonly onWait?: ((wait: LockWait) => void) | undefined;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function withRepositoryMergeLock<T>(
       pollMs: options.pollMs ?? 50,
       purpose: options.purpose ?? 'landing into this repository',
       owner: `job ${options.jobId}`,
+      ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     });
   } catch (error) {
     if (LockTimeoutError.isInstance(error)) {

@@ -69,6 +69,8 @@ export async function landJob(
     strategy,
     jobId: run.jobId,
     message: options.message,
+    onLockWait: (wait) =>
+      run.note('info', `Waiting for the lock on ${wait.purpose}: held by ${wait.holderText}.`),
     trailers: { 'Snodo-Job': run.jobId, [CHECKPOINT_TRAILER_KEY]: trailerValue(trailer) },
     checkBase: (current) =>
       refuseForeignBaseCommits({

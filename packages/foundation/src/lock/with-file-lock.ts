@@ -41,6 +41,28 @@ export interface FileLockOptions {
   readonly owner?: string;
   /** The error a timed-out wait throws. Default `LockTimeoutError` (`LOCK_TIMEOUT`). */
   readonly timeoutError?: (timeout: LockTimeout) => Error;
+  /**
+   * Called once when a wait has lasted `waitNoticeMs`, with who holds the lock and its description
+   * (`pid 4242, job j_…, taken 3s ago`), so a user is told what the command waits for instead of watching
+   * it hang.
+   */
+  readonly onWait?: (wait: LockWait) => void;
+  /** How long a wait lasts before `onWait` is called. Default 1 s: a brief hold is not worth a line. */
+  readonly waitNoticeMs?: number;
+}
+
+/** What `onWait` is told. */
+export interface LockWait {
+  /** The lock file. */
+  readonly lockPath: string;
+  /** What the lock protects (`FileLockOptions.purpose`). */
+  readonly purpose: string;
+  /** Who holds it, when its file could be read. */
+  readonly holder: LockHolder | undefined;
+  /** The holder in words, for a message. */
+  readonly holderText: string;
+  /** How long the wait has lasted so far. */
+  readonly waitedMs: number;
 }
 
 /** How long a `.break` guard may live before it is itself considered abandoned. */
@@ -112,6 +134,7 @@ async function acquire(lockPath: string, options: FileLockOptions): Promise<stri
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? 30_000;
   const pollMs = options.pollMs ?? 20;
+  let noticed = options.onWait === undefined;
   for (let attempt = 0; ; attempt++) {
     const token = tryCreate(lockPath, options.owner ?? '');
     if (token !== undefined) {
@@ -123,6 +146,17 @@ async function acquire(lockPath: string, options: FileLockOptions): Promise<stri
     }
     if (breakIfStale(lockPath, options.staleMs)) continue;
     const waitedMs = Date.now() - started;
+    if (!noticed && waitedMs >= (options.waitNoticeMs ?? 1_000)) {
+      noticed = true;
+      const holder = readLockHolder(lockPath);
+      options.onWait?.({
+        lockPath,
+        purpose: options.purpose ?? 'snodo operation',
+        holder,
+        holderText: describeLockHolder(holder),
+        waitedMs,
+      });
+    }
     if (waitedMs >= timeoutMs) {
       const timeout = {
         lockPath,

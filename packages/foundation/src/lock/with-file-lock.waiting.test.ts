@@ -62,4 +62,27 @@ describe('file lock', () => {
     );
     expect(existsSync(lockPath)).toBe(true);
   });
+
+  it('says once, while it waits, who holds the lock and what it protects', async () => {
+    const lockPath = join(directory, 'held.lock');
+    writeFileSync(lockPath, lockContent(process.ppid));
+    const waits: string[] = [];
+    const attempt = withFileLock(lockPath, () => 'never', {
+      timeoutMs: 300,
+      waitNoticeMs: 20,
+      purpose: 'landing into trunk',
+      onWait: (wait) => waits.push(`${wait.purpose}: ${wait.holderText}`),
+    });
+    await expect(attempt).rejects.toSatisfy((error: unknown) => LockTimeoutError.isInstance(error));
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toMatch(
+      new RegExp(`landing into trunk: snodo process ${process.ppid} \\(job j_other\\)`),
+    );
+  });
+
+  it('says nothing about a lock it gets at once', async () => {
+    const waits: unknown[] = [];
+    await withFileLock(join(directory, 'free.lock'), () => 'ran', { onWait: (wait) => waits.push(wait) });
+    expect(waits).toEqual([]);
+  });
 });
