@@ -34,4 +34,9 @@ export const dryRunPlanJsonSchema = z.object({
   isolation: z.object({ mode: z.enum(['repository', 'none']), directory: z.string() }),
   timeoutSeconds: sourced(z.number().int().positive()),
   maxFixAttempts: z.number().int().nonnegative(),
+  /** Whether the run would start; else every reason it would be refused, with its code and fix. */
+  readiness: z.object({
+    ready: z.boolean(),
+    problems: z.array(z.object({ code: z.string(), message: z.string(), fix: z.string().nullable() })),
+  }),
 });

@@ -203,6 +203,7 @@ execution:
       commit: fixture.git(['rev-parse', 'main']),
     });
     expect(plan.merge).toEqual({ value: 'merge', source: 'default' });
+    expect(plan.readiness).toEqual({ ready: true, problems: [] });
 
     expect(existsSync(join(fixture.root, '.snodo', 'jobs'))).toBe(false);
     expect(existsSync(join(fixture.root, '.snodo', 'audit.log'))).toBe(false);
