@@ -84,6 +84,7 @@ async function orchestrate(
   // The coder of the plan's mode; classification may pick another mode, whose coder is resolved then.
   const planned = await resolveCoder(context, options, plan.mode.mode);
   if (plan.missingModels !== undefined) throw plan.missingModels;
+  if (plan.missingCredentials !== undefined) throw plan.missingCredentials;
   ensureRuntimeExclusions(context.gitCommonDirectory);
   const auditTrail = await AuditTrail.open({
     repositoryRoot: context.repositoryRoot,

@@ -6,6 +6,7 @@ import { constraintsForMode, validatorsForMode } from '../protocol/index.js';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
 import { chooseMode } from './choose-mode.js';
 import { resolveCoderTimeout } from './coder-timeout.js';
+import { findMissingCredentials } from './find-missing-credentials.js';
 import { findMissingModels } from './find-missing-models.js';
 import type { Project } from './project.js';
 import { resolveSelection } from './resolve-selection.js';
@@ -95,6 +96,14 @@ export function decideTask(context: RunContext, request: TaskRequest): TaskDecis
     }),
     maxFixAttempts: protocol.execution.max_fix_attempts,
     missingModels: findMissingModels({ protocol, choice: mode, selection, classifierModel }),
+    missingCredentials: findMissingCredentials({
+      protocol,
+      choice: mode,
+      selection,
+      classifierModel,
+      config: context.config,
+      env: context.env,
+    }),
   };
 }
 
@@ -125,5 +134,10 @@ export async function planTask(project: Project, request: TaskRequest): Promise<
   const decisions = decideTask(context, request);
   const base = await checkStartingPoint(context, request);
   const coderStatus = await checkCoder(project, decisions.selection.coder.coderId);
-  return { ...decisions, coderStatus, base, readiness: taskReadiness(decisions.missingModels, coderStatus) };
+  return {
+    ...decisions,
+    coderStatus,
+    base,
+    readiness: taskReadiness(decisions.missingModels, coderStatus, decisions.missingCredentials),
+  };
 }

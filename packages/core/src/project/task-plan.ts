@@ -1,3 +1,4 @@
+import type { LlmCredentialsMissingError } from '@snodo/llm';
 import type { CoderStatus } from '../coders/check-coder.js';
 import type { LandingStrategy, ResolvedBaseBranch } from '../isolation/index.js';
 import type {
@@ -70,6 +71,11 @@ export interface TaskDecisions {
    * exists; `undefined` when every needed model is there.
    */
   readonly missingModels: ModelRequiredError | undefined;
+  /**
+   * The first model the run would call without a key (`LLM_CREDENTIALS_MISSING`), refused like a missing
+   * model; `undefined` when every provider it calls has one (or needs none).
+   */
+  readonly missingCredentials: LlmCredentialsMissingError | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LlmCredentialsMissingError } from '@snodo/llm';
 import type { CoderStatus } from '../coders/check-coder.js';
 import type { ModelRequiredError } from './model-required-error.js';
 
@@ -25,6 +26,7 @@ export interface TaskReadiness {
 export function taskReadiness(
   missingModels: ModelRequiredError | undefined,
   coderStatus: Pick<CoderStatus, 'ready' | 'reason' | 'fix' | 'installed'> | undefined,
+  missingCredentials?: LlmCredentialsMissingError,
 ): TaskReadiness {
   const problems: ReadinessProblem[] = [];
   if (coderStatus !== undefined && !coderStatus.ready) {
@@ -39,6 +41,13 @@ export function taskReadiness(
       code: missingModels.code,
       message: missingModels.quickSetup.split('\n')[0] ?? missingModels.message,
       fix: missingModels.quickSetup.split('\n').slice(1).join('\n'),
+    });
+  }
+  if (missingCredentials !== undefined) {
+    problems.push({
+      code: missingCredentials.code,
+      message: missingCredentials.message,
+      fix: `snodo config add ${missingCredentials.provider} <key>`,
     });
   }
   return { ready: problems.length === 0, problems };

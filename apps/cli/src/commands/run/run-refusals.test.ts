@@ -131,4 +131,17 @@ describe('snodo run refuses an unsound plan before anything exists', () => {
     expect(run.stderr).toContain('Claude Code is not installed');
     await expectNothingCreated(fixture, before);
   });
+
+  it('a judging model whose provider has no key: exit 3 naming the key and `snodo config add`, nothing created', async () => {
+    fixture = createCliFixture();
+    const before = traces(fixture);
+    const run = await fixture.snodo(['run', 'Add a file', '--mock', '-m', 'openai/gpt-4o-mini']);
+    expect(run.exitCode, run.all).toBe(3);
+    expect(run.stderr).toContain('No API key for provider "openai"');
+    expect(run.stderr).toContain('snodo config add openai <key>');
+    await expectNothingCreated(fixture, before);
+    const dry = await fixture.snodo(['run', 'Add a file', '--mock', '-m', 'openai/gpt-4o-mini', '--dry-run']);
+    expect(dry.stdout, dry.all).toContain('not ready');
+    expect(dry.stdout).toContain('No API key for provider "openai"');
+  });
 });
