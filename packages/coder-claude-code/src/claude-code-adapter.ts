@@ -21,11 +21,7 @@ import {
   findClaudeCodeResult,
   isClaudeCodeResultLine,
 } from './claude-code-output.js';
-import {
-  type ClaudeCodeRunState,
-  createClaudeCodeRunState,
-  parseClaudeCodeRetry,
-} from './claude-code-retries.js';
+import { parseClaudeCodeRetry } from './claude-code-retries.js';
 import {
   type ClaudeCodeCoderSettings,
   type ClaudeCodeRunConfig,
@@ -38,7 +34,7 @@ import { CLAUDE_CODE_SUPPORTED_VERSIONS } from './version.js';
  * Claude Code (`claude -p`) as an in-place snodo coder: it edits the task worktree itself, snodo commits.
  * See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
-class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig, ClaudeCodeRunState> {
+class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
   readonly id = claudeCodeRegistration.id;
   readonly displayName = claudeCodeRegistration.displayName;
   readonly credentials: CoderV1Credentials = {
@@ -69,44 +65,17 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig, Claude
    * The private config directory (Claude Code refuses none) and the variables pointing at it, with the
    * configured endpoint.
    */
-  override prepareRun(
-    request: CoderV1Request,
-    config: ClaudeCodeRunConfig,
-  ): SubprocessRunPreparation<ClaudeCodeRunState> {
+  override prepareRun(request: CoderV1Request, config: ClaudeCodeRunConfig): SubprocessRunPreparation {
     mkdirSync(claudeCodeConfigDirectory(request), { recursive: true, mode: 0o700 });
-    return { env: buildClaudeCodeEnvironment(request, config), state: createClaudeCodeRunState() };
+    return { env: buildClaudeCodeEnvironment(request, config) };
   }
 
-  /**
-   * Each `api_retry` event becomes progress ("Claude Code: API error 500, retry 3/10"): a Claude Code
-   * retrying a failing provider prints nothing else for minutes.
-   */
-  override onOutput(stream: 'stdout' | 'stderr', text: string, run: ClaudeCodeRun): void {
-    if (stream !== 'stdout') return;
-    for (const line of run.state.lines.push(text)) {
-      const retry = parseClaudeCodeRetry(line);
-      if (retry === undefined) continue;
-      run.request.emit({
-        type: 'coder-progress',
-        message: run.state.retries.record(this.displayName, retry),
-      });
-    }
-  }
-
-  /** Stopped at a limit while it was retrying: the provider is the cause, not the task's size. */
-  override classifyTimeout(
-    output: SubprocessOutput,
-    run: ClaudeCodeRun,
-    stop: { readonly stoppedAfterMs: number },
-  ): CoderProviderFailedError | undefined {
-    return run.state.retries.toError({
-      coderId: this.id,
-      displayName: this.displayName,
-      endpoint: this.endpoint(run),
-      stoppedAfterMs: stop.stoppedAfterMs,
-      stderrTail: output.stderr,
-    });
-  }
+  /** Each `api_retry` event on stdout is a retry: progress, and the cause of a run stopped meanwhile. */
+  override readonly providerRetries = {
+    stream: 'stdout' as const,
+    parse: (line: string) => parseClaudeCodeRetry(line),
+    endpoint: (run: ClaudeCodeRun) => this.endpoint(run),
+  };
 
   /** `true` for the `result` event: Claude Code's work is done even if it does not exit (see the SDK). */
   override isFinalEvent(line: string): boolean {
@@ -120,7 +89,7 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig, Claude
   ): CoderFailedError | CoderProviderFailedError | undefined {
     const result = findClaudeCodeResult(output.stdout);
     if (result?.is_error !== true) return undefined;
-    const exhausted = run.state.retries.toError({
+    const exhausted = run.retries.toError({
       coderId: this.id,
       displayName: this.displayName,
       endpoint: this.endpoint(run),
@@ -181,7 +150,7 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig, Claude
 }
 
 /** One attempt of Claude Code as its hooks see it. */
-type ClaudeCodeRun = SubprocessRun<ClaudeCodeRunConfig, ClaudeCodeRunState>;
+type ClaudeCodeRun = SubprocessRun<ClaudeCodeRunConfig>;
 
 /**
  * Creates the Claude Code coder: `claude -p` headless in the task worktree, with snodo's instructions in
@@ -190,6 +159,6 @@ type ClaudeCodeRun = SubprocessRun<ClaudeCodeRunConfig, ClaudeCodeRunState>;
  */
 export function createClaudeCodeCoder(
   settings: ClaudeCodeCoderSettings = {},
-): SubprocessCoderAdapter<ClaudeCodeRunConfig, ClaudeCodeRunState> {
+): SubprocessCoderAdapter<ClaudeCodeRunConfig> {
   return new ClaudeCodeCoder(settings);
 }

@@ -1,4 +1,4 @@
-import { LineSplitter, type ProviderRetry, ProviderRetryLog } from '@snodo/coder-sdk';
+import type { ProviderRetry } from '@snodo/coder-sdk';
 import { z } from 'zod';
 
 /**
@@ -37,15 +37,4 @@ export function parseClaudeCodeRetry(line: string): ProviderRetry | undefined {
     ...(event.max_retries === undefined ? {} : { maxRetries: event.max_retries }),
     ...(event.error === undefined ? {} : { detail: event.error }),
   };
-}
-
-/** What one attempt keeps while Claude Code runs: stdout cut into lines, and the retries seen. */
-export interface ClaudeCodeRunState {
-  readonly lines: LineSplitter;
-  readonly retries: ProviderRetryLog;
-}
-
-/** A fresh state for one attempt. */
-export function createClaudeCodeRunState(): ClaudeCodeRunState {
-  return { lines: new LineSplitter(), retries: new ProviderRetryLog() };
 }

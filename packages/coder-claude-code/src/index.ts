@@ -10,7 +10,6 @@ export {
   claudeCodeResultEventSchema,
   claudeCodeUsageSchema,
 } from './claude-code-output.js';
-export type { ClaudeCodeRunState } from './claude-code-retries.js';
 export type { ClaudeCodeCoderSettings, ClaudeCodeRunConfig } from './claude-code-settings.js';
 export { claudeCodeRegistration } from './registration.js';
 export { CLAUDE_CODE_SUPPORTED_VERSIONS, VERSION } from './version.js';

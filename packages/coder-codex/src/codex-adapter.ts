@@ -13,12 +13,7 @@ import {
 import { buildCodexArgv } from './codex-argv.js';
 import { buildCodexEnvironment, prepareCodexHome } from './codex-home.js';
 import { type CodexRunSummary, codexUsage, isCodexFinalLine, summarizeCodexOutput } from './codex-output.js';
-import {
-  CODEX_STDERR_NOISE,
-  type CodexRunState,
-  createCodexRunState,
-  parseCodexRetry,
-} from './codex-retries.js';
+import { CODEX_STDERR_NOISE, parseCodexRetry } from './codex-retries.js';
 import { type CodexCoderSettings, type CodexRunConfig, codexConfigSchema } from './codex-settings.js';
 import { codexRegistration } from './registration.js';
 import { CODEX_SUPPORTED_VERSIONS } from './version.js';
@@ -27,7 +22,7 @@ import { CODEX_SUPPORTED_VERSIONS } from './version.js';
  * OpenAI Codex (`codex exec`) as an in-place snodo coder: it edits the task worktree itself, snodo
  * commits. See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
-class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig, CodexRunState> {
+class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig> {
   readonly id = codexRegistration.id;
   readonly displayName = codexRegistration.displayName;
   readonly credentials: CoderV1Credentials = {
@@ -53,41 +48,17 @@ class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig, CodexRunState> {
   }
 
   /** The private `CODEX_HOME` (its `config.toml` and `AGENTS.md`) and the variables pointing at it. */
-  override prepareRun(
-    request: CoderV1Request,
-    config: CodexRunConfig,
-  ): SubprocessRunPreparation<CodexRunState> {
+  override prepareRun(request: CoderV1Request, config: CodexRunConfig): SubprocessRunPreparation {
     prepareCodexHome(request, config);
-    return { env: buildCodexEnvironment(request), state: createCodexRunState() };
+    return { env: buildCodexEnvironment(request) };
   }
 
-  /** Each `Reconnecting... 2/5` event becomes progress ("Codex: API error 500, retry 2/5"). */
-  override onOutput(stream: 'stdout' | 'stderr', text: string, run: CodexRun): void {
-    if (stream !== 'stdout') return;
-    for (const line of run.state.lines.push(text)) {
-      const retry = parseCodexRetry(line);
-      if (retry === undefined) continue;
-      run.request.emit({
-        type: 'coder-progress',
-        message: run.state.retries.record(this.displayName, retry),
-      });
-    }
-  }
-
-  /** Stopped at a limit while it was reconnecting: the provider is the cause, not the task's size. */
-  override classifyTimeout(
-    output: SubprocessOutput,
-    run: CodexRun,
-    stop: { readonly stoppedAfterMs: number },
-  ): CoderProviderFailedError | undefined {
-    return run.state.retries.toError({
-      coderId: this.id,
-      displayName: this.displayName,
-      endpoint: this.endpoint(run),
-      stoppedAfterMs: stop.stoppedAfterMs,
-      stderrTail: output.stderr,
-    });
-  }
+  /** Each `Reconnecting... 2/5` event on stdout is a retry: progress, and the cause of a run stopped meanwhile. */
+  override readonly providerRetries = {
+    stream: 'stdout' as const,
+    parse: (line: string) => parseCodexRetry(line),
+    endpoint: (run: CodexRun) => this.endpoint(run),
+  };
 
   /** `true` for `turn.completed` / `turn.failed`: Codex's work is done even if it does not exit. */
   override isFinalEvent(line: string): boolean {
@@ -101,7 +72,7 @@ class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig, CodexRunState> {
   ): CoderFailedError | CoderProviderFailedError | undefined {
     const summary = summarizeCodexOutput(output.stdout);
     if (!summary.finished || summary.usage !== undefined) return undefined;
-    const exhausted = run.state.retries.toError({
+    const exhausted = run.retries.toError({
       coderId: this.id,
       displayName: this.displayName,
       endpoint: this.endpoint(run),
@@ -155,15 +126,13 @@ class CodexCoder extends SubprocessCoderAdapter<CodexRunConfig, CodexRunState> {
 }
 
 /** One attempt of Codex as its hooks see it. */
-type CodexRun = SubprocessRun<CodexRunConfig, CodexRunState>;
+type CodexRun = SubprocessRun<CodexRunConfig>;
 
 /**
  * Creates the Codex coder: `codex exec` headless in the task worktree, with snodo's instructions as the
  * private `CODEX_HOME`'s `AGENTS.md`, and usage and thread id read from its JSON events. Registered by the
  * snodo CLI as `codex` (model namespace `codex/`).
  */
-export function createCodexCoder(
-  settings: CodexCoderSettings = {},
-): SubprocessCoderAdapter<CodexRunConfig, CodexRunState> {
+export function createCodexCoder(settings: CodexCoderSettings = {}): SubprocessCoderAdapter<CodexRunConfig> {
   return new CodexCoder(settings);
 }

@@ -1,4 +1,4 @@
-import { LineSplitter, type ProviderRetry, ProviderRetryLog } from '@snodo/coder-sdk';
+import type { ProviderRetry } from '@snodo/coder-sdk';
 
 /**
  * Codex's notice that its model stream failed and it reconnects, an `error` event on stdout (checked live
@@ -32,17 +32,6 @@ export function parseCodexRetry(line: string): ProviderRetry | undefined {
     ...(status === undefined ? {} : { status: Number(status) }),
     ...(detail === undefined ? {} : { detail }),
   };
-}
-
-/** What one attempt keeps while Codex runs: stdout cut into lines, and the retries seen. */
-export interface CodexRunState {
-  readonly lines: LineSplitter;
-  readonly retries: ProviderRetryLog;
-}
-
-/** A fresh state for one attempt. */
-export function createCodexRunState(): CodexRunState {
-  return { lines: new LineSplitter(), retries: new ProviderRetryLog() };
 }
 
 /**

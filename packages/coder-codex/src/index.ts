@@ -15,7 +15,7 @@ export {
   codexTurnFailedEventSchema,
   codexUsageSchema,
 } from './codex-output.js';
-export { CODEX_STDERR_NOISE, type CodexRunState } from './codex-retries.js';
+export { CODEX_STDERR_NOISE } from './codex-retries.js';
 export type { CodexCoderSettings, CodexRunConfig } from './codex-settings.js';
 export { codexRegistration } from './registration.js';
 export { CODEX_SUPPORTED_VERSIONS, VERSION } from './version.js';

@@ -20,12 +20,7 @@ import {
   prepareGeminiCliHome,
 } from './gemini-cli-environment.js';
 import { isGeminiCliFinalLine, summariseGeminiCliOutput } from './gemini-cli-output.js';
-import {
-  createGeminiCliRunState,
-  GEMINI_CLI_STDERR_NOISE,
-  type GeminiCliRunState,
-  parseGeminiCliRetry,
-} from './gemini-cli-retries.js';
+import { GEMINI_CLI_STDERR_NOISE, parseGeminiCliRetry } from './gemini-cli-retries.js';
 import {
   type GeminiCliCoderConfig,
   type GeminiCliCoderSettings,
@@ -42,7 +37,7 @@ import { GEMINI_CLI_SUPPORTED_VERSIONS } from './version.js';
  * `gemini --output-format stream-json --approval-mode yolo` in the worktree, and reads usage and the
  * session id from the `result` event.
  */
-export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig, GeminiCliRunState> {
+export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig> {
   readonly id = geminiCliRegistration.id;
   readonly displayName = geminiCliRegistration.displayName;
   readonly binary = 'gemini';
@@ -86,7 +81,7 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig,
     const who = { coderId: this.id, displayName: this.displayName, stderrTail: output.stderr.slice(-4096) };
     const failed = output.exitCode !== 0 || (summary.status !== undefined && summary.status !== 'success');
     const exhausted = failed
-      ? run.state.retries.toError({
+      ? run.retries.toError({
           ...who,
           endpoint: this.endpoint(run),
           ...(summary.errorMessage === undefined ? {} : { detail: summary.errorMessage }),
@@ -109,35 +104,14 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig,
   }
 
   /**
-   * Each retry Gemini CLI announces on stderr becomes progress ("Gemini CLI: rate limited (429), retry
-   * 2"): its stream-json stays silent while it retries a failing provider for minutes.
+   * Each retry Gemini CLI announces on stderr ("Attempt 2 failed with status 429") is progress and the
+   * cause of a run stopped meanwhile: its stream-json stays silent while it retries for minutes.
    */
-  override onOutput(stream: 'stdout' | 'stderr', text: string, run: GeminiCliRun): void {
-    if (stream !== 'stderr') return;
-    for (const line of run.state.lines.push(text)) {
-      const retry = parseGeminiCliRetry(line, run.config.maxAttempts);
-      if (retry === undefined) continue;
-      run.request.emit({
-        type: 'coder-progress',
-        message: run.state.retries.record(this.displayName, retry),
-      });
-    }
-  }
-
-  /** Stopped at a limit while it was retrying: the provider is the cause, not the task's size. */
-  override classifyTimeout(
-    output: SubprocessOutput,
-    run: GeminiCliRun,
-    stop: { readonly stoppedAfterMs: number },
-  ): CoderProviderFailedError | undefined {
-    return run.state.retries.toError({
-      coderId: this.id,
-      displayName: this.displayName,
-      endpoint: this.endpoint(run),
-      stoppedAfterMs: stop.stoppedAfterMs,
-      stderrTail: output.stderr.slice(-4096),
-    });
-  }
+  override readonly providerRetries = {
+    stream: 'stderr' as const,
+    parse: (line: string, run: GeminiCliRun) => parseGeminiCliRetry(line, run.config.maxAttempts),
+    endpoint: (run: GeminiCliRun) => this.endpoint(run),
+  };
 
   /** Reads usage and the session id from the `result` event. */
   override parseOutput(output: SubprocessOutput): SubprocessParsedOutput {
@@ -160,7 +134,7 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig,
   override async prepareRun(
     request: CoderV1Request,
     config: GeminiCliCoderConfig,
-  ): Promise<SubprocessRunPreparation<GeminiCliRunState>> {
+  ): Promise<SubprocessRunPreparation> {
     // NOTE: never os.tmpdir(): inside the sandbox /tmp is private, so a host temporary directory would be
     // invisible to Gemini CLI. Its chats and logs stay with the job for inspection.
     const homeDirectory = path.join(coderStateDirectory(request), 'gemini-cli-home');
@@ -171,7 +145,6 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig,
     });
     return {
       env: geminiCliEnvironment({ homeDirectory, baseUrl: config.baseUrl, env: request.env }),
-      state: createGeminiCliRunState(),
     };
   }
 
@@ -184,7 +157,7 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig,
 }
 
 /** One attempt of Gemini CLI as its hooks see it. */
-type GeminiCliRun = SubprocessRun<GeminiCliCoderConfig, GeminiCliRunState>;
+type GeminiCliRun = SubprocessRun<GeminiCliCoderConfig>;
 
 /**
  * Creates the Gemini CLI coder. `settings` are the SDK's subprocess settings: kill grace, transcript cap,

@@ -1,4 +1,4 @@
-import { LineSplitter, type ProviderRetry, ProviderRetryLog } from '@snodo/coder-sdk';
+import type { ProviderRetry } from '@snodo/coder-sdk';
 
 /**
  * Gemini CLI's notice that a model call failed and will be retried. Its stream-json has no retry event:
@@ -25,17 +25,6 @@ export function parseGeminiCliRetry(line: string, maxAttempts?: number): Provide
     ...(maxAttempts === undefined ? {} : { maxRetries: maxAttempts - 1 }),
     ...(detail === undefined || detail === '' ? {} : { detail }),
   };
-}
-
-/** What one attempt keeps while Gemini CLI runs: stderr cut into lines, and the retries seen. */
-export interface GeminiCliRunState {
-  readonly lines: LineSplitter;
-  readonly retries: ProviderRetryLog;
-}
-
-/** A fresh state for one attempt. */
-export function createGeminiCliRunState(): GeminiCliRunState {
-  return { lines: new LineSplitter(), retries: new ProviderRetryLog() };
 }
 
 /**

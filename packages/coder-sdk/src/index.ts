@@ -80,6 +80,7 @@ export {
   wrapInSandbox,
 } from './sandbox/wrap-in-sandbox.js';
 export { LineSplitter } from './subprocess/line-splitter.js';
+export { type ProviderRetries, ProviderRetryWatch } from './subprocess/provider-retries.js';
 export { removeNoiseLines } from './subprocess/remove-noise-lines.js';
 export { type Secret, SecretRedactor } from './subprocess/secret-redactor.js';
 export {

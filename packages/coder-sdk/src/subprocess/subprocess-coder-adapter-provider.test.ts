@@ -2,7 +2,6 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CoderFailedError } from '../errors/coder-failed-error.js';
 import { CoderProviderFailedError } from '../errors/coder-provider-failed-error.js';
 import { CoderTimeoutError } from '../errors/coder-timeout-error.js';
-import { ProviderRetryLog } from '../provider/provider-retry-log.js';
 import { writeFakeCli } from '../testing/fake-cli.js';
 import { makeRequest } from '../testing/fake-coder.js';
 import {
@@ -11,9 +10,8 @@ import {
   type TemporaryRepository,
 } from '../testing/temporary-repository.js';
 import type { CoderV1Request } from '../v1/coder-v1-request.js';
-import { LineSplitter } from './line-splitter.js';
 import { SubprocessCoderAdapter } from './subprocess-coder-adapter.js';
-import type { SubprocessOutput, SubprocessRun, SubprocessRunPreparation } from './subprocess-run.js';
+import type { SubprocessRun } from './subprocess-run.js';
 
 let repository: TemporaryRepository;
 beforeAll(() => isolateGitConfiguration());
@@ -22,13 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => repository.cleanup());
 
-interface RetryState {
-  readonly log: ProviderRetryLog;
-  readonly lines: LineSplitter;
-}
-
 /** An adapter whose CLI prints `retry <status>` lines on stderr while it waits for its provider. */
-class RetryingCoder extends SubprocessCoderAdapter<Readonly<Record<string, unknown>>, RetryState> {
+class RetryingCoder extends SubprocessCoderAdapter {
   readonly id = 'fake-coder';
   readonly displayName = 'Fake Coder';
   readonly binary = 'fake-coder';
@@ -36,45 +29,18 @@ class RetryingCoder extends SubprocessCoderAdapter<Readonly<Record<string, unkno
   readonly installHint = 'npm install -g fake-coder';
   readonly credentials = { envVars: ['FAKE_API_KEY'], configKey: 'fake' };
   override readonly stderrNoise = [/^WARNING: unrelated start-up noise/];
+  // Declared, not coded: the base reads the lines, reports progress and names the cause of a timeout.
+  override readonly providerRetries = {
+    stream: 'stderr' as const,
+    parse: (line: string, run: SubprocessRun) => {
+      const match = /^retry (\d+)$/.exec(line);
+      return match === null ? undefined : { status: Number(match[1]), attempt: run.retries.count + 1 };
+    },
+    endpoint: () => ({ where: 'http://127.0.0.1:9' }),
+  };
 
   buildArgv(prompt: string): string[] {
     return [this.binary, prompt];
-  }
-
-  override prepareRun(): SubprocessRunPreparation<RetryState> {
-    return { state: { log: new ProviderRetryLog(), lines: new LineSplitter() } };
-  }
-
-  override onOutput(
-    stream: 'stdout' | 'stderr',
-    text: string,
-    run: SubprocessRun<Readonly<Record<string, unknown>>, RetryState>,
-  ): void {
-    const { state } = run;
-    for (const line of state.lines.push(text)) {
-      const match = /^retry (\d+)$/.exec(line);
-      if (stream === 'stderr' && match !== null) {
-        const message = state.log.record(this.displayName, {
-          status: Number(match[1]),
-          attempt: state.log.count + 1,
-        });
-        run.request.emit({ type: 'coder-progress', message });
-      }
-    }
-  }
-
-  override classifyTimeout(
-    output: SubprocessOutput,
-    run: SubprocessRun<Readonly<Record<string, unknown>>, RetryState>,
-    stop: { readonly stoppedAfterMs: number },
-  ) {
-    return run.state.log.toError({
-      coderId: this.id,
-      displayName: this.displayName,
-      endpoint: { where: 'http://127.0.0.1:9' },
-      stoppedAfterMs: stop.stoppedAfterMs,
-      stderrTail: output.stderr,
-    });
   }
 }
 

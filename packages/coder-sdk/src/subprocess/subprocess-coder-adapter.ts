@@ -26,6 +26,7 @@ import {
   type SupportedVersionRange,
 } from '../version/version-range.js';
 import { OutputRecorder } from './output-recorder.js';
+import { type ProviderRetries, ProviderRetryWatch } from './provider-retries.js';
 import { removeNoiseLines } from './remove-noise-lines.js';
 import { assertVisibleInSandbox, privateDirectories } from './sandbox-visibility.js';
 import { describeOutcome, isFailedExit, outcomeError } from './subprocess-outcome.js';
@@ -64,7 +65,7 @@ export interface SubprocessCoderAdapterSettings extends InPlaceCoderAdapterSetti
  * Required: `binary`, `modelPrefix`, `installHint` (with the contract's `id`, `displayName`,
  * `credentials`; a coder package reads them from its registration) and `buildArgv`. Optional fields:
  * `versionArgs`, `supportedVersions`, `instructionsFileName`, `configSchema`, `droppedVariables`,
- * `quietUntilDone`, `stderrNoise`. Optional hooks, in the order they run: `probeEnvironment` (the version
+ * `quietUntilDone`, `stderrNoise`, `providerRetries`. Optional hooks, in the order they run: `probeEnvironment` (the version
  * probe), `prepareRun` (per attempt: a private home, a settings file; `cleanup` always runs), `buildArgv`,
  * `buildEnv`, `isFinalEvent` and `onOutput` (while it runs), `classifyTimeout` (why a stopped CLI ran so
  * long), `classifyFailure` (the CLI's own error report turned into a precise error), `parseOutput` (usage,
@@ -115,6 +116,12 @@ export abstract class SubprocessCoderAdapter<
    * without its line break; write them without the `g` flag. Default: none.
    */
   readonly stderrNoise: readonly RegExp[] = [];
+  /**
+   * How the CLI announces retries of a failing provider (see `ProviderRetries`): each becomes progress
+   * ("Claude Code: API error 500, retry 3/10") and `run.retries`, and a CLI stopped at a limit while
+   * retrying fails with `CODER_PROVIDER_FAILED`. Unset: the CLI's retries are not read.
+   */
+  readonly providerRetries: ProviderRetries<SubprocessRun<Config, State>> | undefined = undefined;
   /** Subprocess coders stop promptly on abort: the base kills the process group. */
   override readonly supportsAbort: boolean = true;
   /** The base runs the CLI inside `request.sandbox` (the version probe stays on the host). */
@@ -311,14 +318,16 @@ export abstract class SubprocessCoderAdapter<
     const request = this.withoutDroppedVariables(original);
     const prepared = (await this.prepareRun?.(request, config)) ?? {};
     try {
+      const watch = new ProviderRetryWatch(this.providerRetries, this.displayName);
       const run: SubprocessRun<Config, State> = {
         request,
         config,
         model: stripModelPrefix(request.model, this.modelPrefix),
         state: prepared.state as State,
         version,
+        retries: watch.log,
       };
-      return await this.runCli(run, context.preparation.binaryPath, prepared.env ?? {});
+      return await this.runCli(run, watch, context.preparation.binaryPath, prepared.env ?? {});
     } finally {
       await prepared.cleanup?.();
     }
@@ -327,6 +336,7 @@ export abstract class SubprocessCoderAdapter<
   /** One supervised run of the CLI for `run`, recorded in the transcript. */
   private async runCli(
     run: SubprocessRun<Config, State>,
+    watch: ProviderRetryWatch<SubprocessRun<Config, State>>,
     binaryPath: string,
     preparedEnv: Readonly<Record<string, string>>,
   ): Promise<InPlaceExecution> {
@@ -341,7 +351,9 @@ export abstract class SubprocessCoderAdapter<
       secrets: credentialValues(this.credentials, request.env),
       emit: (event) => {
         request.emit(event);
-        if (event.type === 'coder-output') this.onOutput?.(event.stream, event.text, run);
+        if (event.type !== 'coder-output') return;
+        watch.push(event.stream, event.text, run, request.emit);
+        this.onOutput?.(event.stream, event.text, run);
       },
       stdoutTailCharacters: mebibyte,
       stderrTailCharacters: 64 * 1024,
@@ -396,7 +408,9 @@ export abstract class SubprocessCoderAdapter<
     const limit = outcome.stoppedBy;
     if (limit === 'wall-clock' || limit === 'idle') {
       const stoppedAfterMs = limit === 'wall-clock' ? request.timeoutMs : this.idleTimeoutMs(request);
-      const explained = this.classifyTimeout?.(output(-1), run, { limit, stoppedAfterMs });
+      const explained =
+        this.classifyTimeout?.(output(-1), run, { limit, stoppedAfterMs }) ??
+        watch.timeoutCause(run, { coderId: this.id, stoppedAfterMs, stderrTail: stderrTail(4096) });
       if (explained !== undefined) throw explained;
     }
     const failure = outcomeError(this, request, outcome, {

@@ -1,3 +1,4 @@
+import type { ProviderRetryLog } from '../provider/provider-retry-log.js';
 import type { CoderV1Request } from '../v1/coder-v1-request.js';
 import type { CoderV1Usage } from '../v1/coder-v1-usage.js';
 
@@ -61,4 +62,6 @@ export interface SubprocessRun<Config = Readonly<Record<string, unknown>>, State
   readonly state: State;
   /** The version the CLI reported, when it reported one. */
   readonly version: string | undefined;
+  /** The provider retries seen so far (see `providerRetries`); empty for a CLI that declares none. */
+  readonly retries: ProviderRetryLog;
 }
