@@ -29,7 +29,8 @@ validators:
 disagreement_policy: unanimous
 `;
 
-const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] post-gates \(attempt 1\) · \d+(\.\d)?m?s · 0 tokens/;
+// The stage's own time, then the job's: `post-gates (attempt 1) · 2.1s (job 4.3s) · 0 tokens`.
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] post-gates \(attempt 1\) · \d+(\.\d)?m?s \(job \d+(\.\d)?m?s\) · 0 tokens/;
 
 // Skipped only where tmux is not installed: this test needs a real terminal to draw on.
 describe.skipIf(!hasTmux)('snodo run in a terminal (tmux)', () => {

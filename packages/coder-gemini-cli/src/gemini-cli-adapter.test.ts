@@ -172,7 +172,7 @@ describe('Gemini CLI coder', () => {
 
   // A real CLI (or a node stand-in) starts here: seconds on a loaded 2-core machine, over vitest's 5 s.
   it('reads the version of the real pinned Gemini CLI and leaves nothing in HOME', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     const pinned = fileURLToPath(new URL('../node_modules/.bin', import.meta.url));
     const env = {

@@ -56,7 +56,9 @@ export class GeminiCliCoder extends SubprocessCoderAdapter<GeminiCliCoderConfig>
   declare protected readonly settings: GeminiCliCoderSettings;
 
   constructor(settings: GeminiCliCoderSettings = {}) {
-    super(settings);
+    // NOTE: `gemini --version` loads the whole CLI bundle (seconds on a busy machine, over the SDK's 10 s
+    // default once seen in CI); an unknown version would make a ready CLI look broken.
+    super({ versionProbeTimeoutMs: 30_000, ...settings });
   }
 
   buildArgv(prompt: string, _workspace: string, model: string | undefined): string[] {

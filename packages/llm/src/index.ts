@@ -24,6 +24,7 @@ export {
   type GenerateVerdictResult,
   generateVerdict,
 } from './generate-verdict.js';
+export { PROVIDER_EXAMPLES } from './known-providers.js';
 export type {
   Environment,
   LlmSettings,
@@ -52,7 +53,12 @@ export {
   priceCatalogInfo,
   type TokenCounts,
 } from './price-catalog.js';
-export { type ProviderCredentials, resolveCredentials } from './resolve-credentials.js';
+export {
+  configuredProviderName,
+  type ProviderCredentials,
+  providerOfConfigEntry,
+  resolveCredentials,
+} from './resolve-credentials.js';
 export { type ModelApi, type ResolvedModel, resolveModel } from './resolve-model.js';
 export { type AiErrorClasses, toLlmCallError } from './to-llm-call-error.js';
 export {

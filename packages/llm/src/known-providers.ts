@@ -90,3 +90,12 @@ export function describeProvider(provider: string, configuredBaseUrl: string | u
   }
   return known ?? { kind: 'package', envVars: [defaultEnvVar(provider)], keyRequired: true };
 }
+
+/**
+ * What help texts name as examples, so packages that must not name providers themselves (core) can show
+ * real ones: a few provider names and a model string a new user can copy.
+ */
+export const PROVIDER_EXAMPLES = {
+  providers: ['anthropic', 'openai'],
+  model: 'anthropic/claude-sonnet-4-5',
+} as const;

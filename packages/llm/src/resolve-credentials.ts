@@ -65,8 +65,22 @@ export function loadCredentials(provider: string, settings: LlmSettings): Loaded
  * and what `snodo config add gemini <key>` writes).
  */
 export function findProviderSettings(provider: string, settings: LlmSettings): ProviderSettings | undefined {
-  const providers = settings.providers ?? {};
-  return providers[provider] ?? (provider === 'google' ? providers.gemini : undefined);
+  const name = configuredProviderName(provider, settings.providers);
+  return name === undefined ? undefined : settings.providers?.[name];
+}
+
+/** The name `provider` is configured under in `providers` (Google's may be `gemini`), when it is at all. */
+export function configuredProviderName(
+  provider: string,
+  providers: LlmSettings['providers'],
+): string | undefined {
+  if (providers?.[provider] !== undefined) return provider;
+  return provider === 'google' && providers?.gemini !== undefined ? 'gemini' : undefined;
+}
+
+/** The provider a config entry's name stands for: `gemini` (LiteLLM's name) is Google. */
+export function providerOfConfigEntry(name: string): string {
+  return name === 'gemini' ? 'google' : name;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -26,7 +26,7 @@ export interface ConfigKey {
   readonly isSection: boolean;
 }
 
-/** Records whose names never hold a dot: coder ids are kebab case (`claude-code`). */
+/** Records whose names never hold a dot: coder ids are kebab case (`my-cli`). */
 const UNDOTTED_RECORDS: ReadonlySet<string> = new Set(['coders']);
 
 type Resolution = { path: string[]; schema: AnySchema } | { failedAt: number; known: readonly string[] };
@@ -54,7 +54,7 @@ function resolveFrom(
       const name = segments.slice(index, end).join('.');
       const attempt = resolveFrom(definition.valueType, segments, end, [...path, name]);
       if ('schema' in attempt) {
-        // `coders.claude-code.base_ur` would resolve as a coder named `claude-code.base_ur`: a typo of a
+        // `coders.my-cli.base_ur` would resolve as a coder named `my-cli.base_ur`: a typo of a
         // key under a shorter name is the likelier reading.
         if (end > index + 1 && isTypo(segments, deepest)) return deepest;
         return attempt;

@@ -18,7 +18,7 @@ export interface ResolveModelsInput {
   /** `-m/--model` as given. */
   readonly modelFlag?: string;
   /**
-   * A second `-m` in a coder's namespace (`-m mock/pass -m opencode/openai/gpt-4o`): the coder's model, given
+   * A second `-m` in a coder's namespace (`-m mock/pass -m my-cli/some-model`): the coder's model, given
    * beside a plain judging `modelFlag`. The CLI splits repeated `-m` by role; a namespaced `modelFlag` with
    * it is the caller's error, and this one wins.
    */

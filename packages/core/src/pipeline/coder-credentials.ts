@@ -1,5 +1,10 @@
 import type { CoderAdapterV1 } from '@snodo/coder-sdk';
-import { parseModelString, resolveCredentials } from '@snodo/llm';
+import {
+  configuredProviderName,
+  parseModelString,
+  providerOfConfigEntry,
+  resolveCredentials,
+} from '@snodo/llm';
 import type { SnodoConfig } from '../config/index.js';
 
 /** Where the key handed to a coder was found, never the value. */
@@ -46,7 +51,7 @@ function fromEnvironment(variable: string, value: string, injectedAs = variable)
 
 /**
  * The provider whose key `snodo config add <provider>` stored under a name the coder reads: the provider's
- * default variables (`openai` → `OPENAI_API_KEY`, `google` → `GOOGLE_GENERATIVE_AI_API_KEY`) include it.
+ * default variables (as @snodo/llm knows them, `<provider>` → `<PROVIDER>_API_KEY`) include it.
  */
 function configuredProviderFor(
   variable: string,
@@ -55,7 +60,7 @@ function configuredProviderFor(
   for (const [name, settings] of Object.entries(config.providers ?? {})) {
     const key = settings.api_key?.trim();
     if (!key) continue;
-    const provider = name === 'gemini' ? 'google' : name;
+    const provider = providerOfConfigEntry(name);
     if (resolveCredentials(provider, { providers: {}, env: {} }).envVars.includes(variable))
       return { name, key };
   }
@@ -80,13 +85,13 @@ function variableOfModel(adapter: CoderAdapterV1, model: string | undefined): st
  * Looks up the credential a coder declares, and only that one: every other secret stays out of its
  * environment.
  *
- * A coder with a `configKey` (one provider: Claude Code → `anthropic`) gets a key stored with
- * `snodo config add <configKey>` first, then the provider's configured `api_key_env`, then its own variables
- * in the environment. A coder that declares several providers' variables without a `configKey` (OpenCode
- * reads whichever provider its model names) gets the variable of its model's provider when the model names
- * one (`opencode-cli/openai/gpt-4o` → `OPENAI_API_KEY`), else the first declared variable that is set;
+ * A coder with a `configKey` (one provider) gets a key stored with `snodo config add <configKey>` first,
+ * then the provider's configured `api_key_env`, then its own variables in the environment. A coder that
+ * declares several providers' variables without a `configKey` (a CLI that reads whichever provider its
+ * model names) gets the variable of its model's provider when the model names one
+ * (`<prefix>/<provider>/<model>` → that provider's variable), else the first declared variable that is set;
  * for each, a key stored in config for that provider wins over the environment, so
- * `snodo config add openai` reaches it without exporting anything.
+ * `snodo config add <provider>` reaches it without exporting anything.
  */
 export function lookUpCoderCredentials(
   adapter: CoderAdapterV1,
@@ -101,8 +106,8 @@ export function lookUpCoderCredentials(
   if (primary === undefined) return NONE;
   const configKey = adapter.credentials.configKey;
   if (configKey !== undefined) {
-    // `snodo config add gemini <key>` (LiteLLM's name) is the Google key, as in @snodo/llm.
-    const alias = configKey === 'google' && config.providers?.google === undefined ? 'gemini' : configKey;
+    // The name it is stored under, which @snodo/llm may alias (a provider's other common name).
+    const alias = configuredProviderName(configKey, config.providers) ?? configKey;
     const provider = config.providers?.[alias];
     const stored = provider?.api_key?.trim();
     if (stored) return fromConfig(alias, primary, stored);
@@ -111,7 +116,7 @@ export function lookUpCoderCredentials(
     if (configuredVariable && fromConfiguredVariable)
       return fromEnvironment(configuredVariable, fromConfiguredVariable, primary);
   }
-  // The run's coder model, else the coder's own from config (`coders.opencode-cli.model`).
+  // The run's coder model, else the coder's own from config (`coders.<id>.model`).
   const preferred = variableOfModel(adapter, model ?? config.coders?.[adapter.id]?.model);
   const order =
     preferred === undefined ? declared : [preferred, ...declared.filter((name) => name !== preferred)];

@@ -55,7 +55,7 @@ export async function resolveCoder(
   const settings = context.config.coders?.[adapter.id] ?? {};
   const credentials = registration.usesJudgingModel
     ? lookUpModelCredentials(models.coder.model, context.config, context.env)
-    : // The coder model names the provider whose key a multi-provider CLI gets (`opencode-cli/openai/…`).
+    : // The coder model names the provider whose key a multi-provider CLI gets (`<prefix>/<provider>/…`).
       lookUpCoderCredentials(adapter, context.config, context.env, models.coder.model);
   const extra = settings.env ?? {};
   const env = buildCoderEnvironment({

@@ -1,4 +1,5 @@
 import { SnodoError } from '@snodo/foundation';
+import { PROVIDER_EXAMPLES } from '@snodo/llm';
 
 const marker = 'snodo.error.MODEL_REQUIRED';
 
@@ -33,8 +34,8 @@ export class ModelRequiredError extends SnodoError<'MODEL_REQUIRED'> {
     const quickSetup = [
       summary,
       '  Quick setup, one of:',
-      '    snodo config add <provider>               store a provider key (anthropic, openai, …), then',
-      '    snodo config set model <provider/model>   choose the model, e.g. anthropic/claude-sonnet-4-5',
+      `    snodo config add <provider>               store a provider key (${PROVIDER_EXAMPLES.providers.join(', ')}, …), then`,
+      `    snodo config set model <provider/model>   choose the model, e.g. ${PROVIDER_EXAMPLES.model}`,
       '    snodo run "<task>" -m <provider/model>    or name the model for one run',
       '    snodo run "<task>" --mock                 or try snodo offline, end to end',
     ].join('\n');

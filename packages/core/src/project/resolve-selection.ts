@@ -11,7 +11,7 @@ export interface SelectionRequest {
   /** `-m/--model`: the judging model, or a coder's model when namespaced (`my-cli/some-model`). */
   readonly model?: string | undefined;
   /**
-   * A second `-m`, in a coder's namespace (`opencode/openai/gpt-4o`), beside a plain judging `model`: the
+   * A second `-m`, in a coder's namespace (`my-cli/some-model`), beside a plain judging `model`: the
    * coder's model, and — without `--coder` — the coder it names.
    */
   readonly coderModel?: string | undefined;

@@ -21,7 +21,9 @@ const OPENCODE_EVENTS = join(
 
 /**
  * A stand-in `opencode` 1.18.33 on PATH: it writes the SHA-256 of the OpenAI key it received (or `none`)
- * into the worktree, which becomes the change snodo lands, and prints a real session's events.
+ * into the worktree, which becomes the change snodo lands, and prints a real session's events — written
+ * into the script itself: inside the sandbox only the workspace and the coder's own directory are visible,
+ * and a clone under /tmp (CI's) is not.
  */
 function installFakeOpencode(fixture: CliFixture): string {
   const bin = join(fixture.directory, 'bin');
@@ -32,7 +34,7 @@ const crypto = require('node:crypto');
 if (process.argv[2] === '--version') { process.stdout.write('1.18.33\\n'); process.exit(0); }
 const key = process.env.OPENAI_API_KEY;
 fs.writeFileSync('key.txt', key ? crypto.createHash('sha256').update(key).digest('hex') : 'none');
-process.stdout.write(fs.readFileSync(${JSON.stringify(OPENCODE_EVENTS)}, 'utf8'));
+process.stdout.write(${JSON.stringify(readFileSync(OPENCODE_EVENTS, 'utf8'))});
 `;
   writeFileSync(join(bin, 'opencode'), script);
   chmodSync(join(bin, 'opencode'), 0o755);
