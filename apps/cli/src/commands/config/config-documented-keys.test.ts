@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliContext } from '../../cli-context.js';
+import { main } from '../../main.js';
+import { createPalette, type OutputStream } from '../../output/palette.js';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
 
 const PACKAGES = join(import.meta.dirname, '..', '..', '..', '..', '..', 'packages');
@@ -65,6 +68,38 @@ function sampleValue(key: string): string {
   return 'some-value';
 }
 
+/**
+ * `snodo <args>` run in this process through the CLI's own `main` (commander, the action, the config
+ * store, the exit code), for the loop over ~40 keys: a process per key cost this test over a minute. The
+ * other tests of this file go through the built binary.
+ */
+async function snodoInProcess(fixture: CliFixture, args: readonly string[]) {
+  let stdout = '';
+  let stderr = '';
+  const stream = (append: (text: string) => void): OutputStream => ({
+    isTTY: false,
+    write: (text: string) => append(text),
+  });
+  const out = stream((text) => {
+    stdout += text;
+  });
+  const err = stream((text) => {
+    stderr += text;
+  });
+  const context: CliContext = {
+    cwd: fixture.root,
+    env: fixture.env,
+    homeDirectory: fixture.home,
+    stdout: out,
+    stderr: err,
+    out: createPalette(out, fixture.env),
+    err: createPalette(err, fixture.env),
+    verbose: false,
+  };
+  const exitCode = await main(args, context);
+  return { exitCode, stdout, stderr, all: `${stdout}${stderr}` };
+}
+
 describe('snodo config set/get: every key a README documents', () => {
   const documented = documentedCoderKeys();
   let fixture: CliFixture;
@@ -94,7 +129,7 @@ describe('snodo config set/get: every key a README documents', () => {
     for (const { coder, key, readme } of documented) {
       const dotted = `coders.${coder}.${key}`;
       const value = sampleValue(key);
-      const set = await fixture.snodo(['config', 'set', dotted, value]);
+      const set = await snodoInProcess(fixture, ['config', 'set', dotted, value]);
       // `config get` masks a secret (the password of a coder's server).
       const readBack = key === 'password' ? '********' : parse(value);
       if (set.exitCode === 0) expected[coder] = { ...expected[coder], [key]: readBack };
@@ -103,7 +138,7 @@ describe('snodo config set/get: every key a README documents', () => {
     expect(refused).toEqual([]);
     // Read back one coder at a time (a `get` per key would double this test's minute).
     for (const [coder, values] of Object.entries(expected)) {
-      const get = await fixture.snodo(['config', 'get', `coders.${coder}`, '--json']);
+      const get = await snodoInProcess(fixture, ['config', 'get', `coders.${coder}`, '--json']);
       expect(get.exitCode, get.all).toBe(0);
       expect(JSON.parse(get.stdout), coder).toMatchObject(values);
     }
