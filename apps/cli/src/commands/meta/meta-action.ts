@@ -1,8 +1,9 @@
-import { showJob } from '@snodo/core';
+import { reconcileDeadJobs, showJob } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
 import { formatJobMeta } from '../../output/job-meta.js';
+import { taskOptions } from '../task/task-options.js';
 
 /** The flags of `snodo meta`. */
 export interface MetaFlags {
@@ -12,12 +13,9 @@ export interface MetaFlags {
 /** `snodo meta <job>`: reads the job's record and prints it as one screen (or as JSON). */
 export async function metaAction(context: CliContext, reference: string, flags: MetaFlags): Promise<number> {
   const { jobId } = await resolveJobId(context.cwd, reference);
-  const details = await showJob({
-    cwd: context.cwd,
-    env: context.env,
-    homeDirectory: context.homeDirectory,
-    jobId,
-  });
+  // A job whose process died is shown as `interrupted`, not `running` (as `task show` does).
+  await reconcileDeadJobs(taskOptions(context));
+  const details = await showJob({ ...taskOptions(context), jobId });
   if (flags.json === true) context.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
   else context.stdout.write(formatJobMeta(details, context.out));
   return EXIT_CODES.done;

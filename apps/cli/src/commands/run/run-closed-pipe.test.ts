@@ -92,6 +92,9 @@ describe('snodo run: the job ends cleanly however the process goes', () => {
     const [jobId] = jobIds(fixture);
     expect(jobId).toBeDefined();
 
+    // The first command to read the job reconciles it, whichever it is.
+    const meta = await fixture.snodo(['meta', jobId as string]);
+    expect(meta.stdout, meta.all).toContain('interrupted');
     const list = taskListJsonSchema.parse(
       JSON.parse((await fixture.snodo(['task', 'list', '--json'])).stdout),
     );
