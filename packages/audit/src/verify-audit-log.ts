@@ -38,6 +38,19 @@ export async function verifyAuditLog(
   const checkpoints = options.checkpoints ?? [];
   const signatureFailure = checkSignatures(checkpoints, options.publicKey);
   if (signatureFailure !== undefined) return signatureFailure;
+  return verifyChainFrom(path, new ChainVerifier(checkpoints), 0);
+}
+
+/**
+ * Streams the log's lines from byte `startOffset` (a line start) through `verifier` and returns its
+ * verdict: the one read both the full verification and the one resumed after a checkpoint make. Only I/O
+ * failures become `AuditFileError`; anything else is a bug and keeps its own stack.
+ */
+export async function verifyChainFrom(
+  path: string,
+  verifier: ChainVerifier,
+  startOffset: number,
+): Promise<AuditVerifyResult> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -45,8 +58,7 @@ export async function verifyAuditLog(
     throw new AuditFileError({ path, cause });
   }
   try {
-    const verifier = new ChainVerifier(checkpoints);
-    const scanner = new LineScanner(handle);
+    const scanner = new LineScanner(handle, undefined, startOffset);
     const onLine = (bytes: Buffer, offset: number, terminated: boolean): void => {
       verifier.push(bytes, offset, terminated);
     };
@@ -56,7 +68,6 @@ export async function verifyAuditLog(
     verifier.finish(scanner.overlongOffset);
     return verifier.result();
   } catch (cause) {
-    // Only I/O failures become AuditFileError; anything else is a bug and keeps its own stack.
     if (typeof (cause as NodeJS.ErrnoException).errno === 'number') throw new AuditFileError({ path, cause });
     throw cause;
   } finally {

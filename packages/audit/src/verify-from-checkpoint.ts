@@ -1,13 +1,16 @@
 import { closeSync, openSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
 import type { AuditVerifyResult } from './audit-verify-result.js';
 import { ChainVerifier } from './chain-verifier.js';
 import type { SignedCheckpoint } from './checkpoint.js';
 import { AuditFileError } from './errors.js';
-import { LineScanner } from './line-scanner.js';
 import { type LocatedEvent, locateEvent } from './locate-event.js';
 import { readLogGenesis } from './read-log-genesis.js';
-import { checkSignatures, type VerifyAuditLogOptions, verifyAuditLog } from './verify-audit-log.js';
+import {
+  checkSignatures,
+  type VerifyAuditLogOptions,
+  verifyAuditLog,
+  verifyChainFrom,
+} from './verify-audit-log.js';
 
 /** Where a verification from a checkpoint started. */
 export interface VerifiedFrom {
@@ -88,31 +91,13 @@ async function verifyTail(
   checkpointCount: number,
 ): Promise<TailVerifyResult> {
   const { located, logId } = anchor;
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r');
-  } catch (cause) {
-    throw new AuditFileError({ path, cause });
-  }
-  try {
-    const verifier = new ChainVerifier([], { seq: located.event.seq, hash: located.event.hash, logId });
-    const scanner = new LineScanner(handle, undefined, located.end);
-    while (verifier.failure === undefined && (await scanner.next((b, o, t) => verifier.push(b, o, t)))) {
-      // Each `next` runs one chunk's lines synchronously; the loop only awaits the reads.
-    }
-    verifier.finish(scanner.overlongOffset);
-    const tail = verifier.result();
-    return {
-      ...tail,
-      // The prefix's events are the checkpoint's; the tail's were counted as they were read.
-      events: located.event.seq + 1 + tail.events,
-      checkpointsVerified: tail.ok ? checkpointCount : 0,
-      verifiedFrom: { seq: located.event.seq, byteOffset: located.end },
-    };
-  } catch (cause) {
-    if (typeof (cause as NodeJS.ErrnoException).errno === 'number') throw new AuditFileError({ path, cause });
-    throw cause;
-  } finally {
-    await handle.close();
-  }
+  const verifier = new ChainVerifier([], { seq: located.event.seq, hash: located.event.hash, logId });
+  const tail = await verifyChainFrom(path, verifier, located.end);
+  return {
+    ...tail,
+    // The prefix's events are the checkpoint's; the tail's were counted as they were read.
+    events: located.event.seq + 1 + tail.events,
+    checkpointsVerified: tail.ok ? checkpointCount : 0,
+    verifiedFrom: { seq: located.event.seq, byteOffset: located.end },
+  };
 }
