@@ -1,8 +1,8 @@
 import { LlmCredentialsMissingError, parseModelString, resolveCredentials } from '@snodo/llm';
 import type { SnodoConfig } from '../config/index.js';
-import { classifyValidator } from '../gates/classify-validator.js';
-import { type Protocol, validatorsForMode } from '../protocol/index.js';
+import type { Protocol } from '../protocol/index.js';
 import type { ModeChoice } from './choose-mode.js';
+import { judgesThatMayRun } from './judges-that-may-run.js';
 import type { Selection } from './resolve-selection.js';
 
 /**
@@ -23,17 +23,10 @@ export function findMissingCredentials(options: {
 }): LlmCredentialsMissingError | undefined {
   const { protocol, choice, selection, classifierModel } = options;
   const models = new Set<string>();
-  const modes =
-    choice.source === 'classifier' && classifierModel !== undefined ? choice.candidates : [choice.mode];
   if (choice.source === 'classifier' && classifierModel !== undefined) models.add(classifierModel);
-  for (const mode of modes) {
-    for (const validator of validatorsForMode(protocol, mode.mode_id)) {
-      const route = classifyValidator(validator);
-      if (route !== 'judge' && route !== 'protocol') continue;
-      const own = (validator.model ?? '').trim();
-      const model = own !== '' ? own : selection.models.judging.model;
-      if (model !== undefined) models.add(model);
-    }
+  for (const judge of judgesThatMayRun(protocol, choice, classifierModel)) {
+    const model = judge.ownModel ?? selection.models.judging.model;
+    if (model !== undefined) models.add(model);
   }
   for (const model of models) {
     let provider: string;

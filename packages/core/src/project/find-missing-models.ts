@@ -1,16 +1,8 @@
-import { classifyValidator } from '../gates/classify-validator.js';
-import { type Protocol, type ProtocolMode, validatorsForMode } from '../protocol/index.js';
+import type { Protocol } from '../protocol/index.js';
 import type { ModeChoice } from './choose-mode.js';
+import { judgesThatMayRun } from './judges-that-may-run.js';
 import { type ModelNeed, ModelRequiredError } from './model-required-error.js';
 import type { Selection } from './resolve-selection.js';
-
-/**
- * The modes whose gates may run: the chosen one, or under `classifier` with a classifier model every mode
- * it may pick (without one the run falls back to the plan's mode, so only that mode's gates run).
- */
-function modesThatMayRun(choice: ModeChoice, classifierModel: string | undefined): readonly ProtocolMode[] {
-  return choice.source === 'classifier' && classifierModel !== undefined ? choice.candidates : [choice.mode];
-}
 
 /**
  * The model roles a run of `selection` would need and nothing configures, as the typed error the run is
@@ -28,15 +20,10 @@ export function findMissingModels(options: {
   const { protocol, choice, selection, classifierModel } = options;
   const needs: ModelNeed[] = [];
   if (selection.models.judging.model === undefined) {
-    const judges = new Set<string>();
-    for (const mode of modesThatMayRun(choice, classifierModel)) {
-      for (const validator of validatorsForMode(protocol, mode.mode_id)) {
-        const route = classifyValidator(validator);
-        const ownModel = (validator.model ?? '').trim() !== '';
-        if ((route === 'judge' || route === 'protocol') && !ownModel) judges.add(validator.validator_id);
-      }
-    }
-    if (judges.size > 0) needs.push({ role: 'judging', neededBy: [...judges] });
+    const judges = judgesThatMayRun(protocol, choice, classifierModel)
+      .filter((judge) => judge.ownModel === undefined)
+      .map((judge) => judge.validatorId);
+    if (judges.length > 0) needs.push({ role: 'judging', neededBy: judges });
   }
   const { registration } = selection;
   if (
