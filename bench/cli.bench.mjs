@@ -33,11 +33,13 @@ function benchProtocol(env, directory) {
   const scratch = join(directory, 'template');
   mkdirSync(scratch, { recursive: true });
   execFileSync('git', ['init', '--quiet', scratch], { env });
+  // A package.json with a test script makes `snodo init` write the tests gate; the bench then points it at `true`.
+  writeFileSync(join(scratch, 'package.json'), '{"name":"bench","scripts":{"test":"true"}}\n');
   execFileSync(process.execPath, [bin, 'init'], { cwd: scratch, env, stdio: 'ignore' });
   const text = readFileSync(join(scratch, '.snodo/protocol.yml'), 'utf8');
-  if (!text.includes('    tooling: {}\n'))
-    throw new Error('the solo template changed; update bench/cli.bench.mjs');
-  return text.replace('    tooling: {}\n', '    tooling:\n      test_command: ["true"]\n');
+  const detected = /^ {6}test_command: \[npm, test\].*$/m;
+  if (!detected.test(text)) throw new Error('the solo template changed; update bench/cli.bench.mjs');
+  return text.replace(detected, '      test_command: ["true"]');
 }
 
 /** A fresh repository with one commit (a README, and the protocol when given). */
