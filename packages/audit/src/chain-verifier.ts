@@ -1,10 +1,13 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { type AuditEvent, LOG_CREATE_TYPE, LOG_RECOVER_TYPE } from './audit-event.js';
+import { type AuditEvent, LOG_RECOVER_TYPE } from './audit-event.js';
 import type { AuditVerifyFailure, AuditVerifyResult, AuditVerifyWarning } from './audit-verify-result.js';
+import { matchAscii } from './canonical-bytes.js';
+import { eventLineFields, HASH_FIELD_PREFIX_BYTES, scanEventLine } from './canonical-event-line.js';
+import { checkParsedLine } from './check-parsed-line.js';
 import type { SignedCheckpoint } from './checkpoint.js';
-import { AuditEventError } from './errors/audit-event-error.js';
-import { type SerializedEvent, serializeEvent } from './event-hash.js';
-import { checkEventShape, checkGenesis, isShapeProblem, type ShapeProblem } from './event-shape.js';
+import { hashCanonicalLine } from './event-hash.js';
+import { isShapeProblem } from './event-shape.js';
 
 /** A line that failed, held back until the next line shows whether it was a recovered torn write. */
 interface PendingFragment {
@@ -27,6 +30,11 @@ interface FragmentReference {
  * a streamed file. Shared by `verifyAuditLog` (which wants the verdict) and `readAuditEvents` (which wants
  * the accepted events and throws at the first failure).
  *
+ * Most lines take a fast path: a line in exactly the form snodo writes is checked on its bytes (one hash of
+ * the line without its hash field, no parse), and only the rest — the genesis, `log-recover` events, and any
+ * line that fails or that the fast check cannot vouch for — is parsed, re-serialised and compared, which
+ * names what is wrong. Both paths accept the same lines (`canonical-event-line.test.ts`).
+ *
  * Torn writes: a line that fails is held back. It is accepted — as a `W_TORN` warning — only when the very
  * next line is a valid `log-recover` event naming that line's byte offset, length and SHA-256 and chaining
  * from the event before it. Anything else reports the held-back line's own failure.
@@ -40,10 +48,15 @@ export class ChainVerifier {
   #logId: string | undefined;
   #headSeq: number | undefined;
   #headHash: string | undefined;
-  #previousLine: { offset: number; length: number } | undefined;
+  /** Byte offset and length of the last line seen (-1: none), for a `log-recover` that completes it. */
+  #previousOffset = -1;
+  #previousLength = 0;
   #pending: PendingFragment | undefined;
   #failure: AuditVerifyFailure | undefined;
   readonly #resumed: boolean;
+  readonly #fields = eventLineFields();
+  /** The event of the line just accepted, when the slow path parsed it. */
+  #parsed: AuditEvent | undefined;
 
   /**
    * `resume` continues a chain already verified up to that head (a snapshot's), so only the lines after
@@ -79,15 +92,56 @@ export class ChainVerifier {
   }
 
   /**
-   * Checks one line. Returns the event when it is accepted into the chain, `undefined` when it is not
-   * (a failure, or a line held back as a possible torn write).
+   * Checks one line. Returns true when it is accepted into the chain, false when it is not (a failure, or
+   * a line held back as a possible torn write); `acceptedEvent` then gives the accepted event.
    */
-  push(bytes: Buffer, byteOffset: number, terminated: boolean): AuditEvent | undefined {
-    if (this.#failure !== undefined) return undefined;
+  push(bytes: Buffer, byteOffset: number, terminated: boolean): boolean {
+    if (this.#failure !== undefined) return false;
     this.#lines++;
+    this.#parsed = undefined;
+    const hash = this.#pending === undefined ? this.#fastCheck(bytes) : undefined;
+    if (hash === undefined) return this.#pushParsed(bytes, byteOffset, terminated);
+    const mismatch = this.#checkAnchoredHash(this.#fields.seq, hash, this.#lines, byteOffset);
+    if (mismatch !== undefined) {
+      this.#failure = mismatch;
+      return false;
+    }
+    this.#accept(this.#fields.seq, hash, bytes, byteOffset, terminated);
+    return true;
+  }
+
+  /**
+   * The event of the line `push` just accepted. Parsed on demand: verifying needs only the chain's fields,
+   * readers of events pay for the parse. Call it with the same bytes, during the same line.
+   */
+  acceptedEvent(bytes: Buffer): AuditEvent {
+    return this.#parsed ?? (JSON.parse(bytes.toString('utf8')) as AuditEvent);
+  }
+
+  /**
+   * The line's hash when it is the next ordinary event in exactly the form snodo writes, with its hash and
+   * link right; `undefined` sends it to the parsing check.
+   */
+  #fastCheck(bytes: Buffer): string | undefined {
+    const fields = this.#fields;
+    if (this.#headSeq === undefined || this.#headHash === undefined) return undefined;
+    if (!isUtf8(bytes) || !scanEventLine(bytes, fields)) return undefined;
+    if (fields.kind !== 'event' || fields.seq !== this.#headSeq + 1) return undefined;
+    if (matchAscii(bytes, fields.prev, this.#headHash) < 0) return undefined;
+    const hash = hashCanonicalLine(bytes, fields.hashField);
+    return matchAscii(bytes, fields.hashField + HASH_FIELD_PREFIX_BYTES, hash) < 0 ? undefined : hash;
+  }
+
+  /** The parsing check: every line the fast path did not accept, and the one that names a failure. */
+  #pushParsed(bytes: Buffer, byteOffset: number, terminated: boolean): boolean {
     const line = this.#lines;
     const expectedSeq = this.#headSeq === undefined ? 0 : this.#headSeq + 1;
-    const checked = this.#check(bytes, expectedSeq);
+    const checked = checkParsedLine(
+      bytes,
+      this.#headSeq === undefined || this.#headHash === undefined
+        ? undefined
+        : { seq: this.#headSeq, hash: this.#headHash },
+    );
     if (isShapeProblem(checked)) {
       const failure: AuditVerifyFailure = {
         code: checked.code,
@@ -109,38 +163,48 @@ export class ChainVerifier {
         const sha256 = createHash('sha256').update(bytes).digest('hex');
         this.#pending = { failure, byteOffset, length: bytes.length, sha256 };
       }
-      this.#previousLine = { offset: byteOffset, length: bytes.length };
-      return undefined;
+      this.#previousOffset = byteOffset;
+      this.#previousLength = bytes.length;
+      return false;
     }
     const event = checked;
     if (event.type === LOG_RECOVER_TYPE) {
       const problem = this.#checkRecover(event, line, byteOffset);
       if (problem !== undefined) {
         this.#failure = problem;
-        return undefined;
+        return false;
       }
     } else if (this.#pending !== undefined) {
       this.#failure = this.#pending.failure;
-      return undefined;
+      return false;
     }
-    const mismatch = this.#checkAnchors(event, line, byteOffset);
+    const mismatch =
+      this.#checkLogIds(event, line, byteOffset) ??
+      this.#checkAnchoredHash(event.seq, event.hash, line, byteOffset);
     if (mismatch !== undefined) {
       this.#failure = mismatch;
-      return undefined;
+      return false;
     }
+    if (event.seq === 0) this.#logId = (event.data as { log_id: string }).log_id;
+    this.#parsed = event;
+    this.#accept(event.seq, event.hash, bytes, byteOffset, terminated);
+    return true;
+  }
+
+  /** Makes an accepted line the head of the chain. */
+  #accept(seq: number, hash: string, bytes: Buffer, byteOffset: number, terminated: boolean): void {
     if (!terminated) {
       this.#warn(
-        line,
+        this.#lines,
         byteOffset,
         'the last line is a complete event without its newline; the next append completes it',
       );
     }
-    if (event.seq === 0) this.#logId = (event.data as { log_id: string }).log_id;
-    this.#headSeq = event.seq;
-    this.#headHash = event.hash;
+    this.#headSeq = seq;
+    this.#headHash = hash;
     this.#events++;
-    this.#previousLine = { offset: byteOffset, length: bytes.length };
-    return event;
+    this.#previousOffset = byteOffset;
+    this.#previousLength = bytes.length;
   }
 
   /** Ends the stream: settles a held-back line and checks that no checkpoint reaches past the end. */
@@ -208,60 +272,6 @@ export class ChainVerifier {
     };
   }
 
-  /** Parses and checks one line against the chain; returns the event or what is wrong with it. */
-  #check(bytes: Buffer, expectedSeq: number): AuditEvent | ShapeProblem {
-    const text = bytes.toString('utf8');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return { code: 'E_PARSE', reason: 'the line is not valid JSON' };
-    }
-    const event = checkEventShape(parsed);
-    if (isShapeProblem(event)) return event;
-    const seq = event.seq;
-    let serialized: SerializedEvent;
-    try {
-      serialized = serializeEvent(event);
-    } catch (error) {
-      const problem = AuditEventError.isInstance(error) ? error.problem : String(error);
-      return { code: 'E_FIELD', reason: `the event ${problem}`, seq };
-    }
-    if (serialized.hash !== event.hash) {
-      return {
-        code: 'E_HASH',
-        reason: `the stored hash ${event.hash} is not the hash of the line's content (${serialized.hash}): the line was edited`,
-        seq,
-      };
-    }
-    if (serialized.line !== text) {
-      // Same content, other bytes (whitespace, key order, escapes, a duplicate key): not written by snodo.
-      return { code: 'E_PARSE', reason: 'the line is not in RFC 8785 canonical form', seq };
-    }
-    if (this.#headSeq === undefined) {
-      const problem = checkGenesis(event);
-      return problem === undefined ? event : { code: 'E_GENESIS', reason: problem, seq };
-    }
-    if (event.type === LOG_CREATE_TYPE) {
-      return { code: 'E_GENESIS', reason: 'a second log-create event: another log was spliced in', seq };
-    }
-    if (seq !== expectedSeq) {
-      return {
-        code: 'E_SEQ',
-        reason: `expected seq ${expectedSeq}, found ${seq}: a line was deleted, inserted or moved`,
-        seq,
-      };
-    }
-    if (event.prev !== this.#headHash) {
-      return {
-        code: 'E_LINK',
-        reason: `prev does not match the hash of seq ${this.#headSeq}: the chain is broken here`,
-        seq,
-      };
-    }
-    return event;
-  }
-
   /** A `log-recover` event must name the held-back line (or, when completing one, the previous line). */
   #checkRecover(event: AuditEvent, line: number, byteOffset: number): AuditVerifyFailure | undefined {
     const reference = fragmentReference(event);
@@ -293,48 +303,55 @@ export class ChainVerifier {
       );
       return undefined;
     }
-    const previous = this.#previousLine;
     if (
       !reference.completed ||
-      previous === undefined ||
-      reference.offset !== previous.offset ||
-      reference.length !== previous.length
+      this.#previousOffset < 0 ||
+      reference.offset !== this.#previousOffset ||
+      reference.length !== this.#previousLength
     ) {
       return fail('the log-recover event names a fragment that is not the line before it');
     }
     this.#warn(
       line - 1,
-      previous.offset,
+      this.#previousOffset,
       `a line written without its newline was completed by a log-recover event (seq ${event.seq})`,
     );
     return undefined;
   }
 
-  /** Checks every checkpoint anchored at this event's seq (and, at genesis, every checkpoint's log id). */
-  #checkAnchors(event: AuditEvent, line: number, byteOffset: number): AuditVerifyFailure | undefined {
-    if (event.seq === 0) {
-      const logId = (event.data as { log_id: string }).log_id;
-      const index = this.#checkpoints.findIndex((checkpoint) => checkpoint.log_id !== logId);
-      if (index !== -1) {
-        return {
-          code: 'E_LOG_ID',
-          reason: `checkpoint ${index} is for log ${this.#checkpoints[index]!.log_id}, this log is ${logId}`,
-          line,
-          seq: 0,
-          byteOffset,
-          checkpoint: index,
-        };
-      }
-    }
-    for (const { index, checkpoint } of this.#checkpointsBySeq.get(event.seq) ?? []) {
-      if (checkpoint.head_hash !== event.hash) {
+  /** At genesis: every checkpoint must be for the log id it names. */
+  #checkLogIds(event: AuditEvent, line: number, byteOffset: number): AuditVerifyFailure | undefined {
+    if (event.seq !== 0) return undefined;
+    const logId = (event.data as { log_id: string }).log_id;
+    const index = this.#checkpoints.findIndex((checkpoint) => checkpoint.log_id !== logId);
+    if (index === -1) return undefined;
+    return {
+      code: 'E_LOG_ID',
+      reason: `checkpoint ${index} is for log ${this.#checkpoints[index]!.log_id}, this log is ${logId}`,
+      line,
+      seq: 0,
+      byteOffset,
+      checkpoint: index,
+    };
+  }
+
+  /** Every checkpoint anchored at `seq` must carry this event's hash. */
+  #checkAnchoredHash(
+    seq: number,
+    hash: string,
+    line: number,
+    byteOffset: number,
+  ): AuditVerifyFailure | undefined {
+    if (this.#checkpointsBySeq.size === 0) return undefined;
+    for (const { index, checkpoint } of this.#checkpointsBySeq.get(seq) ?? []) {
+      if (checkpoint.head_hash !== hash) {
         return {
           code: 'E_CKPT_MISMATCH',
           reason:
-            `checkpoint ${index} (signed ${checkpoint.ts}) anchors seq ${event.seq} at hash ${checkpoint.head_hash}, ` +
-            `the log has ${event.hash}: the anchored events were rewritten`,
+            `checkpoint ${index} (signed ${checkpoint.ts}) anchors seq ${seq} at hash ${checkpoint.head_hash}, ` +
+            `the log has ${hash}: the anchored events were rewritten`,
           line,
-          seq: event.seq,
+          seq,
           byteOffset,
           checkpoint: index,
         };

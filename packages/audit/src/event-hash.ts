@@ -1,5 +1,6 @@
 import { hash as digest } from 'node:crypto';
 import type { AuditEventBody } from './audit-event.js';
+import { HASH_FIELD_BYTES } from './canonical-event-line.js';
 import { canonicalJson, serializeString } from './canonical-json.js';
 
 /**
@@ -37,4 +38,30 @@ export function serializeEvent(body: AuditEventBody): SerializedEvent {
 /** The hash of an event body (see `serializeEvent`). */
 export function hashEvent(body: AuditEventBody): string {
   return serializeEvent(body).hash;
+}
+
+const domainBytes = Buffer.from(EVENT_HASH_DOMAIN, 'utf8');
+/** The domain tag followed by the line being hashed, reused for every line up to 64 KiB (nearly all). */
+let sharedHashInput: Buffer | undefined;
+
+/**
+ * The hash of a line `scanEventLine` recognised as canonical, computed from its bytes: the domain tag, the
+ * line up to `hashField`, then the line after the hash field. For a canonical line those are exactly the
+ * bytes `serializeEvent` hashes, so the chain's definition is unchanged; the verifier only skips parsing
+ * the line and rendering it again.
+ */
+export function hashCanonicalLine(line: Buffer, hashField: number): string {
+  const length = domainBytes.length + line.length - HASH_FIELD_BYTES;
+  sharedHashInput ??= hashInputOf(64 * 1024);
+  // A rare long line gets its own buffer, so the shared one never keeps megabytes alive.
+  const input = length <= sharedHashInput.length ? sharedHashInput : hashInputOf(length);
+  line.copy(input, domainBytes.length, 0, hashField);
+  line.copy(input, domainBytes.length + hashField, hashField + HASH_FIELD_BYTES);
+  return digest('sha256', input.subarray(0, length), 'hex');
+}
+
+function hashInputOf(length: number): Buffer {
+  const input = Buffer.allocUnsafe(length);
+  domainBytes.copy(input, 0);
+  return input;
 }

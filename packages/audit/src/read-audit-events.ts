@@ -32,8 +32,9 @@ export async function* readAuditEvents(
     const scanner = new LineScanner(handle);
     let batch: AuditEvent[] = [];
     const onLine = (bytes: Buffer, offset: number, terminated: boolean): void => {
-      const event = verifier.push(bytes, offset, terminated);
-      if (event !== undefined && (options.job === undefined || event.job === options.job)) batch.push(event);
+      if (!verifier.push(bytes, offset, terminated)) return;
+      const event = verifier.acceptedEvent(bytes);
+      if (options.job === undefined || event.job === options.job) batch.push(event);
     };
     let more = true;
     while (more && verifier.failure === undefined) {

@@ -96,8 +96,7 @@ async function scanFrom(
   const scanner = new LineScanner(handle, undefined, offset);
   const appended: AuditEvent[] = [];
   const onLine = (bytes: Buffer, byteOffset: number, terminated: boolean): void => {
-    const event = verifier.push(bytes, byteOffset, terminated);
-    if (event !== undefined) appended.push(event);
+    if (verifier.push(bytes, byteOffset, terminated)) appended.push(verifier.acceptedEvent(bytes));
   };
   while (verifier.failure === undefined && (await scanner.next(onLine))) {
     // Each `next` runs one chunk's lines synchronously.
