@@ -6,6 +6,7 @@
  * Every pattern is tried only at the start of a "word" (a run of `A-Z a-z 0-9 _ - .`), anchored with the
  * sticky flag, and no pattern has a quantifier whose characters overlap what follows it, so matching is
  * linear in the length of the text whatever a hostile coder prints. Order matters: the first match wins.
+ * The redactor joins them into one expression, so a pattern has no capturing group and no flag but `y`.
  */
 export interface SecretPattern {
   /** What the marker calls it: `[redacted <kind>]`. */
