@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/test-kit/index.ts', 'src/utils/index.ts'],
+  entry: ['src/index.ts', 'src/test-kit/index.ts', 'src/utils/index.ts', 'src/git/index.ts'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

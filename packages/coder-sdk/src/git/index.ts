@@ -1,0 +1,10 @@
+/**
+ * `@snodo/coder-sdk/git`: the one git runner on its own — `runGit`, `runGitSync`, their hardening flags and
+ * environment, and the error they throw. It loads only Node and the foundation (the main entry and `/utils`
+ * also load the SDK's schemas), so a program that only runs git, such as snodo's commands that read jobs,
+ * starts without them. The main entry exports the same functions.
+ */
+export { GitCommandError } from '../errors/git-command-error.js';
+export { gitExecutable } from './git-executable.js';
+export { type GitEnvironmentOptions, gitEnvironment, hardeningArguments } from './git-hardening.js';
+export { type RunGitOptions, type RunGitResult, runGit, runGitSync } from './run-git.js';
