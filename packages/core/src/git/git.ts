@@ -1,8 +1,8 @@
-import { runGit } from '@snodo/coder-sdk';
+import { runGit } from '@snodo/coder-sdk/git';
 
 // The runner and its rules live in @snodo/coder-sdk (src/git/): one set of flags and one environment for
 // core, the SDK's base classes and the adapters.
-export { gitEnvironment, hardeningArguments } from '@snodo/coder-sdk';
+export { gitEnvironment, hardeningArguments } from '@snodo/coder-sdk/git';
 
 /** Options of one `git()` call. */
 export interface GitOptions {

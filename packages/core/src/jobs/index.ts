@@ -24,4 +24,6 @@ export {
   readJobTask,
   updateJobState,
 } from './job-store.js';
+export { isLeftRunningByDeadProcess } from './left-running.js';
+export { type JobDetails, readJobDetails } from './read-job-details.js';
 export { reconcileInterruptedJobs } from './reconcile-jobs.js';

@@ -1,11 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { processStartTimeMs, withFileLock } from '@snodo/foundation';
-import { JobNotFoundError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { createJobId, isJobId } from './job-id.js';
+import { createJobId } from './job-id.js';
 import { type JobPaths, jobPaths, jobsDirectory } from './job-paths.js';
-import { type JobState, type JobTask, jobStateSchema, jobTaskSchema } from './job-state.js';
+import { type JobState, type JobTask, jobStateSchema } from './job-state.js';
+import { readJobState } from './read-job-files.js';
+
+// Reading lives in `read-job-files.ts` (no zod); these are the writers, which validate with the zod schema.
+export { listJobs, readJobState, readJobTask } from './read-job-files.js';
 
 /** A job's id, paths and the state it was created with. */
 export interface CreatedJob {
@@ -75,29 +78,6 @@ export function createJob(options: {
   }
 }
 
-/** Reads and validates a job's `state.json`; a missing or malformed job is `JOB_NOT_FOUND`. */
-export function readJobState(repositoryRoot: string, jobId: string): JobState {
-  if (!isJobId(jobId)) throw new JobNotFoundError({ jobId, repositoryRoot });
-  const paths = jobPaths(repositoryRoot, jobId);
-  let text: string;
-  try {
-    text = readFileSync(paths.state, 'utf8');
-  } catch (cause) {
-    throw new JobNotFoundError({ jobId, repositoryRoot, cause });
-  }
-  return jobStateSchema.parse(JSON.parse(text));
-}
-
-/** Reads a job's `task.json`. */
-export function readJobTask(repositoryRoot: string, jobId: string): JobTask {
-  if (!isJobId(jobId)) throw new JobNotFoundError({ jobId, repositoryRoot });
-  try {
-    return jobTaskSchema.parse(JSON.parse(readFileSync(jobPaths(repositoryRoot, jobId).task, 'utf8')));
-  } catch (cause) {
-    throw new JobNotFoundError({ jobId, repositoryRoot, cause });
-  }
-}
-
 /**
  * Read-modify-write of `state.json` under the job's lock, written atomically. Several writers touch a job
  * (the run itself, `snodo task approve` in another terminal, reconciliation), so every write goes here.
@@ -119,20 +99,4 @@ export async function updateJobState(
     },
     { purpose: `update of job ${jobId}'s state` },
   );
-}
-
-/** Every job of the repository whose state could be read, newest first. Unreadable ones are skipped. */
-export function listJobs(repositoryRoot: string): JobState[] {
-  const directory = jobsDirectory(repositoryRoot);
-  if (!existsSync(directory)) return [];
-  const states: JobState[] = [];
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    if (!entry.isDirectory() || !isJobId(entry.name)) continue;
-    try {
-      states.push(readJobState(repositoryRoot, entry.name));
-    } catch {
-      // A job directory without a readable state (being created right now, or damaged) is not listed.
-    }
-  }
-  return states.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

@@ -1,8 +1,9 @@
 import { hostname } from 'node:os';
-import { killTaggedProcesses } from '@snodo/coder-sdk';
+import { killTaggedProcesses } from '@snodo/coder-sdk/utils';
 import { isSameProcessAlive } from '@snodo/foundation';
 import type { JobState } from './job-state.js';
 import { listJobs, updateJobState } from './job-store.js';
+import { isLeftRunningByDeadProcess } from './left-running.js';
 
 /**
  * Stops the coder of a job whose snodo process died (the coder runs in its own process group, so it does
@@ -33,9 +34,7 @@ export async function reconcileInterruptedJobs(repositoryRoot: string): Promise<
   const host = hostname();
   const interrupted: JobState[] = [];
   for (const job of listJobs(repositoryRoot)) {
-    if (job.status !== 'running' || job.process.hostname !== host) continue;
-    if (job.process.pid === process.pid) continue;
-    if (isSameProcessAlive(job.process.pid, job.process.startTimeMs)) continue;
+    if (!isLeftRunningByDeadProcess(job, host)) continue;
     const coderStopped = stopOrphanedCoder(job);
     const updated = await updateJobState(repositoryRoot, job.jobId, (state) => {
       if (state.status !== 'running') return state;

@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createCoderRegistry, loadConfigCoderRegistrations } from '../coders/index.js';
 import { ConfigStore, worktreesDirectory } from '../config/index.js';
-import { NotAGitRepositoryError, ProtocolNotFoundError } from '../errors.js';
+import { ProtocolNotFoundError } from '../errors.js';
 import { BUILT_IN_PREDICATE_NAMES } from '../gates/index.js';
-import { findGitCommonDirectory } from '../git/index.js';
 import { collectKnownSecrets } from '../pipeline/known-secrets.js';
 import type { CoderCatalog } from '../pipeline/run-task-options.js';
 import { loadProtocol, protocolExecutionSchema } from '../protocol/index.js';
 import { detectSandbox } from '../sandbox/detect-sandbox.js';
 import { resolveSandboxSetting } from '../sandbox/sandbox-setting.js';
+import { findMainCheckout } from './find-main-checkout.js';
 import type { Project, ProjectProtocol, ProjectRepository } from './project.js';
+
+export { findMainCheckout } from './find-main-checkout.js';
 
 /** What `openProject` needs: where snodo was started, its environment, and the application's coders. */
 export interface OpenProjectOptions {
@@ -27,17 +29,6 @@ export interface OpenProjectOptions {
   readonly strict?: boolean | undefined;
   /** Who acts, for the audit log. Default: the OS user name. */
   readonly actor?: string | undefined;
-}
-
-/** The main checkout of the repository containing `directory`, even from inside a linked worktree. */
-export async function findMainCheckout(
-  directory: string,
-): Promise<{ root: string; commonDirectory: string }> {
-  const commonDirectory = await findGitCommonDirectory(directory);
-  if (basename(commonDirectory) !== '.git') {
-    throw new NotAGitRepositoryError({ directory });
-  }
-  return { root: dirname(commonDirectory), commonDirectory };
 }
 
 function defaultActor(env: Readonly<Record<string, string | undefined>>): string {

@@ -1,0 +1,21 @@
+// @snodo/core/jobs: a repository's jobs, read without loading the pipeline — no zod, yaml, protocol, AI
+// SDK or audit log — for commands that only look at jobs (`snodo task list`, `task show`, `logs`, `meta`)
+// and must start fast. Acting on a job (approve, merge, abandon…) goes through the main entry.
+
+/** Where a job's files are, and the directory of all jobs. */
+export { type JobPaths, jobPaths, jobsDirectory } from './jobs/job-paths.js';
+/** A job's `state.json` and `task.json`, as the main entry's schemas describe them. */
+export type { JobState, JobStatus, JobTask } from './jobs/job-state.js';
+/** Everything recorded about one job: state, request, transcript, gate files. */
+export { type JobDetails, readJobDetails } from './jobs/read-job-details.js';
+/** Every job of a repository, and one job's state and request, each checked against its schema. */
+export { listJobs, readJobState, readJobTask } from './jobs/read-job-files.js';
+/** The main checkout of the repository containing a directory, even from inside a linked worktree. */
+export { findMainCheckout } from './project/find-main-checkout.js';
+/**
+ * Marks jobs whose process died `interrupted` (audited), as the main entry's `reconcileDeadJobs` does; it
+ * loads config and opens the audit log only when such a job exists.
+ */
+export { reconcileDeadJobsLazily as reconcileDeadJobs } from './tasks/reconcile-dead-jobs-lazily.js';
+/** What the task commands are given: the directory, the environment, the home directory, the actor. */
+export type { TaskCommandOptions } from './tasks/task-scope.js';
