@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { findMainCheckout, jobPaths, jobsDirectory, listJobs } from '@snodo/core';
+import { findMainCheckout, jobPaths, jobsDirectory, listJobs } from '@snodo/core/jobs';
 import { CliError } from '../errors/cli-error.js';
 
 /** A job reference resolved to a job id, with the repository it lives in. */

@@ -85,7 +85,16 @@ function isWide(codePoint: number): boolean {
 /** Marks, format characters (zero-width joiner, variation selectors…) and controls take no column. */
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]$/u;
 const EMOJI_PRESENTATION = /\p{Extended_Pictographic}/u;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Printable ASCII: one column per character, no segmenting needed (most of what snodo prints). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+// Made on first use: constructing a grapheme segmenter costs ~25 ms of ICU set-up, more than the rest of a
+// short command such as `snodo task list`, whose tables are usually ASCII.
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(text: string): Intl.Segments {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter.segment(text);
+}
 
 /** The columns one grapheme (a letter with its marks, an emoji sequence) takes. */
 function graphemeWidth(grapheme: string): number {
@@ -110,8 +119,10 @@ export function stripAnsi(text: string): string {
  * everything else 1, counted per grapheme (so `é` written as e + U+0301 is one column).
  */
 export function displayWidth(text: string): number {
+  const plain = stripAnsi(text);
+  if (PRINTABLE_ASCII.test(plain)) return plain.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(stripAnsi(text))) width += graphemeWidth(segment);
+  for (const { segment } of graphemes(plain)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -122,9 +133,11 @@ export function displayWidth(text: string): number {
 export function truncateToWidth(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width <= 0) return '';
+  const plain = stripAnsi(text);
+  if (PRINTABLE_ASCII.test(plain)) return `${plain.slice(0, width - 1)}…`;
   let shown = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(stripAnsi(text))) {
+  for (const { segment } of graphemes(plain)) {
     const next = graphemeWidth(segment);
     if (used + next > width - 1) break;
     shown += segment;

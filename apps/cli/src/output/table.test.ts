@@ -22,6 +22,8 @@ describe('displayWidth', () => {
     expect(truncateToWidth('修正バグを直す', 6)).toBe('修正…');
     expect(displayWidth(truncateToWidth('修正バグを直す', 6))).toBeLessThanOrEqual(6);
     expect(truncateToWidth('short', 10)).toBe('short');
+    expect(truncateToWidth('a plain ASCII task', 8)).toBe('a plain…');
+    expect(truncateToWidth('\x1b[31mred text\x1b[39m', 4)).toBe('red…');
   });
 });
 

@@ -5,12 +5,12 @@ import { EXIT_CODES } from '../../exit-codes.js';
 import { readProviderKey } from './read-secret.js';
 
 /** The subcommands of `snodo config`. */
-export type ConfigActionName = 'add' | 'set' | 'get' | 'unset' | 'show' | 'remove' | 'path' | 'keys';
+export type ConfigActionName = 'add' | 'set' | 'get' | 'unset' | 'show' | 'remove' | 'keys';
 
 /**
- * `snodo config add|set|get|unset|show|remove|path`. Every edit goes through core's `ConfigStore`, which
- * validates the whole file before writing it (0600) and keeps the user's comments. Keys are never printed
- * in full.
+ * `snodo config add|set|get|unset|show|remove|keys` (`path` has a lean action of its own). Every edit goes
+ * through core's `ConfigStore`, which validates the whole file before writing it (0600) and keeps the
+ * user's comments. Keys are never printed in full.
  */
 export async function configAction(
   context: CliContext,
@@ -25,9 +25,6 @@ export async function configAction(
     return EXIT_CODES.done;
   };
   switch (name) {
-    case 'path':
-      stdout.write(`${store.configPath()}\n`);
-      return EXIT_CODES.done;
     case 'keys':
       stdout.write(`${listConfigKeys().join('\n')}\n`);
       return EXIT_CODES.done;

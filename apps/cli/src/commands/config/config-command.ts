@@ -61,5 +61,8 @@ export function registerConfigCommand(program: Command, runtime: CommandRuntime)
   config
     .command('path')
     .description('print where the config file is')
-    .action(() => run('path', [], {}));
+    .action(async () => {
+      const { configPathAction } = await import('./config-path-action.js');
+      runtime.setExitCode(configPathAction(runtime.context));
+    });
 }

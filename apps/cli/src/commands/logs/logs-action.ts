@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jobPaths, readJobState, reconcileDeadJobs } from '@snodo/core';
+import { jobPaths, readJobState, reconcileDeadJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';

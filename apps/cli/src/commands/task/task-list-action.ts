@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { findMainCheckout, type JobState, listJobs, reconcileDeadJobs } from '@snodo/core';
+import { findMainCheckout, type JobState, listJobs, reconcileDeadJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { firstLine, formatAge } from '../../output/format.js';

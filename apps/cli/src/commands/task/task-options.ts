@@ -1,4 +1,4 @@
-import type { TaskCommandOptions } from '@snodo/core';
+import type { TaskCommandOptions } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 
 /** The options every core task function takes, from the CLI's context. */

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { reconcileDeadJobs, showJob } from '@snodo/core';
+import { readJobDetails, reconcileDeadJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
@@ -39,7 +39,7 @@ export async function taskShowAction(
   const { jobId, repositoryRoot } = await resolveJobId(context.cwd, reference);
   // A job whose process died is shown as `interrupted`, not `running`.
   await reconcileDeadJobs(taskOptions(context));
-  const details = await showJob({ ...taskOptions(context), jobId });
+  const details = readJobDetails(repositoryRoot, jobId);
   if (flags.json === true) {
     context.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
     return EXIT_CODES.done;

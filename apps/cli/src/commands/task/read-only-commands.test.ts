@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { taskListJsonSchema } from '../../json/job-json-schemas.js';
+import { runResultJsonSchema } from '../../json/run-result-json-schema.js';
+import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+
+// `snodo task list`, `task show`, `logs` and `meta` only read jobs (issue 14): they neither open the audit
+// log nor read config, and they load none of the pipeline's libraries, so they start fast however long the
+// log grows. A job left `running` by a dead process is still reconciled (and audited) by the first of them.
+
+/** The commands that only read, each with the job id to read. */
+const READERS = (jobId: string): string[][] => [
+  ['task', 'list'],
+  ['task', 'show', jobId],
+  ['logs', jobId],
+  ['meta', jobId],
+];
+
+/** Libraries a command that only reads jobs must never load: schemas, YAML, the AI SDK, the log, the pipeline. */
+const HEAVY_MODULES =
+  /\/node_modules\/(zod|yaml|ai|@ai-sdk\/[^/]+|picomatch)\/|\/packages\/(audit|llm)\/dist\/|\/packages\/core\/dist\/index\.js$/;
+
+describe('commands that only read jobs', () => {
+  let fixture: CliFixture;
+  let jobId: string;
+  beforeAll(async () => {
+    fixture = createCliFixture();
+    const run = await fixture.snodo(['run', 'Add a CONTRIBUTING.md', '--mock', '--json']);
+    expect(run.exitCode, run.all).toBe(0);
+    jobId = runResultJsonSchema.parse(JSON.parse(run.stdout)).jobId;
+  });
+  afterAll(() => fixture.cleanup());
+
+  it('work with a corrupt audit log and a broken config.yml: they open neither', async () => {
+    const log = join(fixture.root, '.snodo', 'audit.log');
+    const intact = readFileSync(log);
+    writeFileSync(log, 'this is not an audit log\n');
+    fixture.writeConfig('llm: [unclosed\n');
+    try {
+      for (const args of READERS(jobId)) {
+        const result = await fixture.snodo(args);
+        expect(result.exitCode, `snodo ${args.join(' ')}: ${result.all}`).toBe(0);
+        expect(result.all).not.toMatch(/audit|config\.yml/i);
+      }
+      const list = await fixture.snodo(['task', 'list']);
+      expect(list.stdout).toContain(jobId);
+      expect(list.stdout).toContain('Add a CONTRIBUTING.md');
+      expect((await fixture.snodo(['meta', jobId])).stdout).toContain('merged');
+      // The log is exactly as the test left it: nothing was appended or repaired.
+      expect(readFileSync(log, 'utf8')).toBe('this is not an audit log\n');
+    } finally {
+      writeFileSync(log, intact);
+      rmSync(join(fixture.snodoHome, 'config.yml'));
+    }
+  });
+
+  it('still mark a job left running by a dead process interrupted, and audit it', async () => {
+    const statePath = join(fixture.root, '.snodo', 'jobs', jobId, 'state.json');
+    const finished = spawnSync(process.execPath, ['-e', '']);
+    const state = JSON.parse(readFileSync(statePath, 'utf8'));
+    state.status = 'running';
+    state.process = { ...state.process, pid: finished.pid, hostname: hostname() };
+    delete state.process.startTimeMs;
+    writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`);
+
+    const list = await fixture.snodo(['task', 'list', '--json']);
+    expect(list.exitCode, list.all).toBe(0);
+    expect(taskListJsonSchema.parse(JSON.parse(list.stdout)).jobs).toEqual([
+      expect.objectContaining({ jobId, status: 'interrupted' }),
+    ]);
+    const events = readFileSync(join(fixture.root, '.snodo', 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; job?: string });
+    expect(events.at(-1)).toMatchObject({ type: 'job-interrupt', job: jobId });
+    const verify = await fixture.snodo(['audit', 'verify']);
+    expect(verify.exitCode, verify.all).toBe(0);
+  });
+
+  it('load no schema library, YAML parser, AI SDK, audit log or pipeline code (the built binary)', async () => {
+    const loaded = join(fixture.directory, 'loaded-modules.txt');
+    const hooks = join(fixture.directory, 'record-modules.mjs');
+    const register = join(fixture.directory, 'register-hooks.mjs');
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(loaded)}, resolved.url + '\\n');
+  return resolved;
+}
+`,
+    );
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    for (const args of [...READERS(jobId), ['config', 'path']]) {
+      writeFileSync(loaded, '');
+      const result = await fixture.snodo(args, {
+        env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
+      });
+      expect(result.exitCode, result.all).toBe(0);
+      const modules = readFileSync(loaded, 'utf8').split('\n').filter(Boolean);
+      // The recorder works: core's lean entries are in the list.
+      expect(modules.some((url) => /\/packages\/core\/dist\/(jobs|paths)\.js$/.test(url))).toBe(true);
+      expect(
+        modules.filter((url) => HEAVY_MODULES.test(url)),
+        `snodo ${args.join(' ')}`,
+      ).toEqual([]);
+    }
+  });
+});
