@@ -79,7 +79,7 @@ export {
   SIGNING_KEY_FILE,
   type SigningKey,
 } from './signing-key.js';
-export { type AuditLogSnapshot, snapshotAuditLog } from './snapshot-audit-log.js';
+export { type AuditLogSnapshot, type SnapshotRange, snapshotAuditLog } from './snapshot-audit-log.js';
 export { type VerifyAuditLogOptions, verifyAuditLog } from './verify-audit-log.js';
 export {
   type AuditLogGrowth,

@@ -27,11 +27,22 @@ export class LineScanner {
   #bufferOffset = 0;
   #done = false;
   #overlongOffset: number | undefined;
+  /** File offset the scan stops at, as if the file ended there. */
+  readonly #endOffset: number;
 
-  /** `startOffset` must be the first byte of a line: scanning a log's growth starts after a known head. */
-  constructor(handle: FileHandle, chunkBytes: number = defaultChunkBytes, startOffset = 0) {
+  /**
+   * `startOffset` must be the first byte of a line: scanning a log's growth starts after a known head.
+   * `endOffset` (default: the end of the file) reads the file as if it ended there: a snapshot's prefix.
+   */
+  constructor(
+    handle: FileHandle,
+    chunkBytes: number = defaultChunkBytes,
+    startOffset = 0,
+    endOffset = Number.POSITIVE_INFINITY,
+  ) {
     this.#handle = handle;
     this.#bufferOffset = startOffset;
+    this.#endOffset = endOffset;
     this.#buffer = Buffer.allocUnsafe(Math.min(chunkBytes, MAX_LINE_BYTES + 1));
   }
 
@@ -63,12 +74,10 @@ export class LineScanner {
       this.#buffer.copy(grown, 0, 0, this.#end);
       this.#buffer = grown;
     }
-    const { bytesRead } = await this.#handle.read(
-      this.#buffer,
-      this.#end,
-      this.#buffer.length - this.#end,
-      this.#bufferOffset + this.#end,
-    );
+    const position = this.#bufferOffset + this.#end;
+    const wanted = Math.min(this.#buffer.length - this.#end, this.#endOffset - position);
+    const { bytesRead } =
+      wanted <= 0 ? { bytesRead: 0 } : await this.#handle.read(this.#buffer, this.#end, wanted, position);
     if (bytesRead === 0) {
       this.#done = true;
       if (this.#end > 0) onLine(this.#buffer.subarray(0, this.#end), this.#bufferOffset, false);

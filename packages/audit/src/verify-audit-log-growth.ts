@@ -5,7 +5,8 @@ import { ChainVerifier } from './chain-verifier.js';
 import { AuditFileError } from './errors.js';
 import { LineScanner } from './line-scanner.js';
 import { readLogTail } from './read-log-tail.js';
-import { type AuditLogSnapshot, digestPrefix } from './snapshot-audit-log.js';
+import { type AuditLogSnapshot, digestRange, type SnapshotRange } from './snapshot-audit-log.js';
+import { mayHaveBeenRewritten } from './written-since.js';
 
 /**
  * Why a log did not only grow: `E_LOG_MISSING` (deleted), `E_LOG_REPLACED` (another file, or a new log,
@@ -29,11 +30,21 @@ export type AuditLogGrowth =
     };
 
 /**
- * Checks that the log at `path` only grew since `snapshot`: the same file, at least as long, its first
- * `snapshot.size` bytes unchanged, and every line after them a valid event chaining from the snapshot's
- * head (hash recomputed, seq contiguous, `prev` linked; a torn line followed by its `log-recover` is
- * valid). Other jobs append while a coder runs, so growth by valid events is expected; anything else is
- * tampering. Costs one read of the file; never throws for a changed log, only for one it cannot read.
+ * Checks that the log at `path` only grew since `snapshot`: the same file, at least as long, and every line
+ * after the snapshot's head a valid event chaining from it (hash recomputed, seq contiguous, `prev` linked;
+ * a torn line followed by its `log-recover` is valid). Other jobs append while a coder runs, so growth by
+ * valid events is expected; anything else is tampering. Never throws for a changed log, only for one it
+ * cannot read.
+ *
+ * What was there at the snapshot is checked in proportion to what was written since, not to the log's
+ * size. The first line and the last `RECENT_BYTES` must be unchanged byte for byte; they hold the genesis
+ * and the head, whose hash chains every event before it, so a rewrite anywhere that keeps the chain valid
+ * changes the head and is caught. The bytes between are read again — the whole chain up to the snapshot's
+ * head verified — whenever the file may have been written other than by appending: it did not grow but its
+ * change time moved, its modification time no longer matches its change time (set back by hand, e.g.
+ * `touch -d`), or the snapshot could not rely on the change time. An edit deep in the log that breaks the
+ * chain and is then hidden behind appended lines is left to `verifyAuditLog` (`snodo audit verify`),
+ * which names its line.
  */
 export async function verifyAuditLogGrowth(
   path: string,
@@ -65,14 +76,11 @@ export async function verifyAuditLogGrowth(
     if (size < snapshot.size) {
       return { ok: false, code: 'E_TRUNCATED', reason: truncationReason(handle, path, snapshot, size) };
     }
-    const prefix = await digestPrefix(handle, snapshot.size);
-    if (!prefix.complete || prefix.sha256 !== snapshot.sha256) {
-      return {
-        ok: false,
-        code: 'E_REWRITTEN',
-        reason: `the first ${snapshot.size} bytes of the audit log (its ${eventCount(snapshot)} events) were rewritten in place`,
-      };
-    }
+    const rewritten =
+      (await changedRange(handle, snapshot.firstLine, snapshot)) ??
+      (await changedRange(handle, snapshot.lastBytes, snapshot)) ??
+      (mayHaveBeenRewritten(snapshot, stats) ? await rewrittenBeforeHead(handle, snapshot) : undefined);
+    if (rewritten !== undefined) return { ok: false, code: 'E_REWRITTEN', reason: rewritten };
     return await scanFrom(handle, snapshot.headEnd, snapshot);
   } catch (cause) {
     if (typeof (cause as NodeJS.ErrnoException).errno === 'number') throw new AuditFileError({ path, cause });
@@ -80,6 +88,45 @@ export async function verifyAuditLogGrowth(
   } finally {
     await handle.close();
   }
+}
+
+/** What changed in a range the snapshot digested, or `undefined` when its bytes are the same. */
+async function changedRange(
+  handle: FileHandle,
+  range: SnapshotRange,
+  snapshot: AuditLogSnapshot,
+): Promise<string | undefined> {
+  const now = await digestRange(handle, range.offset, range.length);
+  if (now.length === range.length && now.sha256 === range.sha256) return undefined;
+  const where =
+    range.offset === 0 ? 'its genesis line' : `bytes ${range.offset}..${range.offset + range.length}`;
+  return `the audit log was rewritten in place (${where}, among its ${eventCount(snapshot)} events)`;
+}
+
+/**
+ * Verifies the chain from the genesis to the snapshot's head again, reading the file as if it ended there;
+ * what was rewritten when it does not arrive at that head.
+ */
+async function rewrittenBeforeHead(
+  handle: FileHandle,
+  snapshot: AuditLogSnapshot,
+): Promise<string | undefined> {
+  const verifier = new ChainVerifier();
+  const scanner = new LineScanner(handle, undefined, 0, snapshot.headEnd);
+  const onLine = (bytes: Buffer, byteOffset: number, terminated: boolean): void => {
+    verifier.push(bytes, byteOffset, terminated);
+  };
+  while (verifier.failure === undefined && (await scanner.next(onLine))) {
+    // Each `next` runs one chunk's lines synchronously.
+  }
+  verifier.finish(scanner.overlongOffset);
+  const result = verifier.result();
+  const head = snapshot.head;
+  if (result.ok && result.headSeq === head?.seq && result.headHash === head?.hash) return undefined;
+  const at = result.failure?.seq === undefined ? '' : ` at seq ${result.failure.seq}`;
+  return `the audit log's first ${eventCount(snapshot)} events were rewritten in place${at}${
+    result.failure === undefined ? '' : `: ${result.failure.reason}`
+  }`;
 }
 
 /** Verifies every line from `offset` on, chaining from the snapshot's head (or from genesis). */
