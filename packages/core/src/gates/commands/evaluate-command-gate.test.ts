@@ -64,6 +64,29 @@ describe('evaluateCommandGate with real commands', () => {
     expect(verdict.evidence?.outputTail).toContain('expected 2 to be 3');
   });
 
+  it('names the last line of a failure that floods its output with whitespace first', async () => {
+    // Regression (issue 14): trimming 64 KB of spaces before the last line took seconds per verdict.
+    const flood = 'process.stdout.write(" ".repeat(200000) + "\\n".repeat(50000));';
+    const verdict = await evaluateCommandGate(
+      {
+        validator_id: 'tests',
+        validator_type: 'quality',
+        tooling: {
+          // The message is put together at run time: the command line itself must not hold it.
+          test_command: [
+            'node',
+            '-e',
+            `${flood} console.log(["AssertionError", "flood"].join(": ")); process.exitCode = 1;`,
+          ],
+        },
+      },
+      options(workspace()),
+    );
+    expect(verdict).toMatchObject({ severity: 'blocker', evidence: { outputTruncated: true } });
+    expect(verdict.justification).toContain('AssertionError: flood');
+    expect(verdict.evidence?.outputTail).toMatch(/\n\nAssertionError: flood$/);
+  });
+
   it('blocks on a timeout, naming it, with the process group killed', { timeout: 20_000 }, async () => {
     const cwd = workspace();
     const verdict = await evaluateCommandGate(
