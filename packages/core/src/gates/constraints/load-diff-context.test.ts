@@ -37,6 +37,18 @@ describe('loadDiffContext', () => {
     expect(diff.exists('src/gone.ts')).toBe(false);
   });
 
+  it('reads a path written with ./ and trailing slashes, and refuses one with a long run of slashes', async () => {
+    repository = createTemporaryRepository();
+    const base = repository.git('rev-parse', 'HEAD');
+    repository.write('src/app.ts', 'export {};\n');
+    repository.commit('add');
+    const diff = await loadDiffContext({ cwd: repository.path, baseCommit: base });
+    expect(diff.exists('./src///')).toBe(true);
+    expect(diff.readFile('./src/app.ts')).toBe('export {};\n');
+    // Regression (issue 14): the trailing-slash regex rescanned such a run from each slash.
+    expect(diff.exists(`src${'/'.repeat(200_000)}app.ts`)).toBe(false);
+  });
+
   it('keeps unusual paths readable (spaces, non-ASCII) despite git quoting', async () => {
     repository = createTemporaryRepository();
     const base = repository.git('rev-parse', 'HEAD');

@@ -105,7 +105,11 @@ function pathSet(files: Iterable<string>): Set<string> {
 }
 
 function normalise(path: string): string {
-  return path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  const relative = path.replace(/^\.\/+/, '');
+  // A loop, not `/\/+$/`: that regex rescans a run of slashes from each of them when the run is not last.
+  let end = relative.length;
+  while (end > 0 && relative.endsWith('/', end)) end -= 1;
+  return relative.slice(0, end);
 }
 
 /**
