@@ -25,6 +25,7 @@ export {
   CoderUnknownError,
   WorktreeNotCleanError,
 } from './errors.js';
+export { gitExecutable } from './git/git-executable.js';
 export { type GitEnvironmentOptions, gitEnvironment, hardeningArguments } from './git/git-hardening.js';
 export { type GitVersion, gitVersion } from './git/git-version.js';
 export { type RunGitOptions, type RunGitResult, runGit, runGitSync } from './git/run-git.js';

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   AuditChainError,
@@ -87,7 +87,8 @@ export class AuditTrail {
     let log: AuditLog;
     try {
       log = await openAuditLog(path, {
-        repository: await repositoryIdentity(options.repositoryRoot),
+        // Only a new log records the identity (its genesis event); an existing one spares the git process.
+        ...(existsSync(path) ? {} : { repository: await repositoryIdentity(options.repositoryRoot) }),
         createdBy: options.createdBy,
         actor: options.actor,
         secrets: options.secrets ?? [],

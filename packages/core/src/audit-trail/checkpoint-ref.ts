@@ -6,7 +6,7 @@ import {
   parseCheckpointTrailer,
   type SignedCheckpoint,
 } from '@snodo/audit';
-import { fallbackIdentity, git, identityEnvironment } from '../git/index.js';
+import { fallbackIdentity, git, identityEnvironment, resolveCommit } from '../git/index.js';
 import { AUDIT_CHECKPOINT_REF } from './audit-paths.js';
 
 const zeroCommit = '0000000000000000000000000000000000000000';
@@ -32,11 +32,7 @@ export async function appendCheckpointToRef(
   ).stdout.trim();
   const env = identityEnvironment(fallbackIdentity);
   for (let tries = 0; ; tries += 1) {
-    const previous = await git(['rev-parse', '--verify', '--quiet', `${AUDIT_CHECKPOINT_REF}^{commit}`], {
-      cwd: repositoryRoot,
-      allowFailure: true,
-    });
-    const parent = previous.exitCode === 0 ? previous.stdout.trim() : undefined;
+    const parent = await resolveCommit(repositoryRoot, AUDIT_CHECKPOINT_REF);
     const commit = (
       await git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
         cwd: repositoryRoot,

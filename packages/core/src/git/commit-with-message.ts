@@ -12,8 +12,12 @@ export interface CommitWithMessageOptions {
   readonly stageAll?: boolean;
   /** Allow a commit without changes (a marker commit). Default `false`. */
   readonly allowEmpty?: boolean;
-  /** Commit as this identity instead of resolving it (see `resolveGitIdentity`). */
-  readonly identity?: GitIdentity;
+  /**
+   * Commit as this identity instead of resolving it (see `resolveGitIdentity`); `'configured'` when the
+   * repository's own config is known to name one (a task workspace: snodo wrote it there), which spares the
+   * lookup.
+   */
+  readonly identity?: GitIdentity | 'configured';
 }
 
 /**
@@ -26,6 +30,7 @@ export async function commitWithMessage(options: CommitWithMessageOptions): Prom
   const identity = options.identity ?? (await resolveGitIdentity(options.cwd));
   const args = ['commit', '--no-verify', '--no-edit', '--cleanup=verbatim', '--file=-'];
   if (options.allowEmpty) args.push('--allow-empty');
-  await git(args, { cwd: options.cwd, input: options.message, env: identityEnvironment(identity) });
+  const env = identity === 'configured' ? {} : identityEnvironment(identity);
+  await git(args, { cwd: options.cwd, input: options.message, env });
   return revParse(options.cwd, 'HEAD^{commit}');
 }

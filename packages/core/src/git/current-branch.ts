@@ -26,6 +26,25 @@ export type CurrentBranch =
  * a task comes from here, and a detached HEAD is what makes snodo ask for `--base`.
  */
 export async function currentBranch(cwd: string): Promise<CurrentBranch> {
+  // One process answers the usual case (a branch with commits, or a detached commit): the commit, then the
+  // name HEAD stands for. An unborn branch or HEAD pointing outside refs/heads/ takes the two-step path.
+  const both = await git(['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD'], {
+    cwd,
+    allowFailure: true,
+    readOnly: true,
+  });
+  const [headCommit, headName] = both.stdout.split('\n');
+  if (both.exitCode === 0 && headCommit && headName) {
+    if (headName === 'HEAD') return { detached: true, commit: headCommit };
+    if (headName.startsWith('refs/heads/')) {
+      return {
+        detached: false,
+        name: headName.slice('refs/heads/'.length),
+        ref: headName,
+        commit: headCommit,
+      };
+    }
+  }
   const symbolic = await git(['symbolic-ref', '--quiet', 'HEAD'], {
     cwd,
     allowFailure: true,

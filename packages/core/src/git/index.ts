@@ -19,7 +19,7 @@ export { listWorktrees, parseWorktreeList, type WorktreeEntry } from './list-wor
 export { type MergeTreesResult, mergeTrees } from './merge-trees.js';
 export { type ObjectFormat, objectFormat } from './object-format.js';
 export { findGitCommonDirectory, findGitDirectory, findRepositoryRoot } from './repository-paths.js';
-export { isAncestor, resolveCommit, revParse } from './rev-parse.js';
+export { isAncestor, relateCommits, resolveCommit, resolveCommits, revParse } from './rev-parse.js';
 export {
   isWorkingTreeClean,
   parsePorcelainStatus,

@@ -1,4 +1,4 @@
-import { git } from './git.js';
+import { repositoryLayout } from './repository-layout.js';
 
 /** The hash function a repository names its objects with. */
 export type ObjectFormat = 'sha1' | 'sha256';
@@ -9,7 +9,5 @@ export type ObjectFormat = 'sha1' | 'sha256';
  * a single object through the alternate.
  */
 export async function objectFormat(cwd: string): Promise<ObjectFormat> {
-  const result = await git(['rev-parse', '--show-object-format'], { cwd, readOnly: true });
-  const format = result.stdout.trim();
-  return format === 'sha256' ? 'sha256' : 'sha1';
+  return (await repositoryLayout(cwd)).objectFormat;
 }

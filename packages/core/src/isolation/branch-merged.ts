@@ -12,10 +12,15 @@ export async function isBranchMerged(options: {
   cwd: string;
   tip: string;
   baseRef?: string | undefined;
+  /** `baseRef` already resolved by the caller (`null`: it names no commit), which spares reading it again. */
+  baseCommit?: string | null;
 }): Promise<boolean> {
   const { cwd, tip } = options;
   if (options.baseRef !== undefined) {
-    const base = await resolveCommit(cwd, options.baseRef);
+    const base =
+      options.baseCommit === undefined
+        ? await resolveCommit(cwd, options.baseRef)
+        : (options.baseCommit ?? undefined);
     if (base === undefined) return false;
     if (await isAncestor(cwd, tip, base)) return true;
     const merge = await mergeTrees({ cwd, ours: base, theirs: tip }).catch(() => undefined);

@@ -6,7 +6,6 @@ import { GitCommandError } from '../git/git-command-error.js';
 import { resolveGitIdentity } from '../git/git-identity.js';
 import { objectFormat } from '../git/object-format.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
-import { resolveCommit } from '../git/rev-parse.js';
 import { initializeWorkspaceRepository } from './initialize-workspace-repository.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { canonicalPath, isPathInside } from './path-inside.js';
@@ -107,9 +106,6 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
         'would then be part of the project. Point the worktrees directory (SNODO_HOME) outside the repository.',
     );
   }
-  if (await resolveCommit(repositoryRoot, taskRef)) {
-    throw refuse(`The branch ${branch} already exists; snodo never reuses or deletes an existing branch.`);
-  }
   if (existsSync(worktreePath)) {
     throw refuse(
       `${worktreePath} already exists. It may belong to an earlier job with this id; inspect it, or clean up with \`snodo task prune\`.`,
@@ -130,7 +126,8 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
       expected: '',
       reflogMessage: `snodo: task branch of job ${options.jobId} from ${base.baseBranch}`,
     });
-    if (!cleanup.branchCreated) throw new Error(`the branch ${branch} was created by someone else meanwhile`);
+    // The create-only swap is the existence check: git refuses when the branch is there already.
+    if (!cleanup.branchCreated) throw new BranchExists();
     await fs.mkdir(path.dirname(worktreePath), { recursive: true });
     // `mkdir` without `recursive` fails if another process took the path meanwhile.
     await fs.mkdir(worktreePath);
@@ -150,6 +147,9 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
       initializeSubmodules: options.initializeSubmodules !== false,
     });
   } catch (error) {
+    if (error instanceof BranchExists) {
+      throw refuse(`The branch ${branch} already exists; snodo never reuses or deletes an existing branch.`);
+    }
     const undone = await undoWorkspace({
       repositoryRoot,
       worktreePath,
@@ -197,3 +197,6 @@ async function undoWorkspace(options: {
     return ` (cleaning up also failed, remove ${options.worktreePath} and ${options.taskRef} by hand: ${(error as Error).message})`;
   }
 }
+
+/** The task branch was there before this call (never thrown out of this file). */
+class BranchExists extends Error {}

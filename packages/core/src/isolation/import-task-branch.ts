@@ -83,15 +83,18 @@ export async function importTaskBranch(options: ImportTaskBranchOptions): Promis
     return { commit: options.expectedCommit, previousCommit, moved: false };
   }
   await fetchCommit({ cwd: repositoryRoot, source: worktreePath, commit: options.expectedCommit });
-  const fetched = await resolveCommit(repositoryRoot, options.expectedCommit);
-  if (fetched !== options.expectedCommit) throw mismatch('not-fetched', fetched);
-
+  // git refuses to point a ref at a commit it does not have, so the swap itself proves the fetch brought
+  // it; only a failed swap is looked into, to say so.
   const swapped = await compareAndSwapReference({
     cwd: repositoryRoot,
     reference: taskRef,
     next: options.expectedCommit,
     expected: previousCommit ?? '',
     reflogMessage: `snodo: import ${options.branch} from its workspace`,
+  }).catch(async (error: unknown) => {
+    const fetched = await resolveCommit(repositoryRoot, options.expectedCommit);
+    if (fetched !== options.expectedCommit) throw mismatch('not-fetched', fetched);
+    throw error;
   });
   if (!swapped) throw mismatch('repository-moved', await resolveCommit(repositoryRoot, taskRef));
   return {

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { commitTree } from '../git/commit-tree.js';
 import { compareAndSwapReference } from '../git/compare-and-swap-reference.js';
+import { currentBranch } from '../git/current-branch.js';
 import { diffNameStatus } from '../git/diff-name-status.js';
-import { git } from '../git/git.js';
-import { resolveGitIdentity } from '../git/git-identity.js';
+import { type GitIdentity, resolveGitIdentity } from '../git/git-identity.js';
 import { mergeTrees } from '../git/merge-trees.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
-import { isAncestor, resolveCommit, revParse } from '../git/rev-parse.js';
+import { relateCommits, resolveCommit, resolveCommits, revParse } from '../git/rev-parse.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
 import {
   appendLandingLedger,
@@ -17,7 +17,6 @@ import { inspectBaseCheckouts, updateCheckouts } from './base-checkout.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { landingMessage } from './landing-message.js';
 import { type RepositoryMergeLockOptions, withRepositoryMergeLock } from './repository-merge-lock.js';
-import { workspaceBranchTip } from './workspace-branch-tip.js';
 import { workspaceUpdateCommand } from './workspace-commands.js';
 import { readWorkspaceMarker } from './workspace-marker.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
@@ -111,7 +110,8 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
   const fail = (message: string, cause?: unknown): IsolationFailedError =>
     new IsolationFailedError({ operation: 'land', message, cause });
 
-  if ((await resolveCommit(repositoryRoot, taskRef)) === undefined) {
+  const importedTip = await resolveCommit(repositoryRoot, taskRef);
+  if (importedTip === undefined) {
     throw fail(`The task branch ${options.branch} does not exist, so there is nothing to land.`);
   }
   if (options.strategy === 'none') {
@@ -121,15 +121,12 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
     };
   }
   if (options.worktreePath !== undefined && existsSync(options.worktreePath)) {
-    await assertTaskWorktreeReady(options.worktreePath, taskRef);
+    const inWorkspace = await assertTaskWorktreeReady(options.worktreePath, taskRef);
     if (readWorkspaceMarker(options.worktreePath) !== undefined) {
       // The workspace is a repository of its own: what lands is the task branch of the user's repository,
-      // so a commit made in the workspace and never imported would silently be left out.
-      const inWorkspace = await workspaceBranchTip({
-        worktreePath: options.worktreePath,
-        branch: options.branch,
-      });
-      const imported = await resolveCommit(repositoryRoot, taskRef);
+      // so a commit made in the workspace and never imported would silently be left out. Its HEAD is on
+      // the task branch (checked above), so HEAD's commit is the branch's tip there.
+      const imported = importedTip;
       if (inWorkspace !== imported) {
         throw fail(
           `${options.branch} is at ${inWorkspace?.slice(0, 12) ?? 'nothing'} in the task workspace ${options.worktreePath} ` +
@@ -140,7 +137,12 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
     }
   }
   const gitCommonDirectory = await findGitCommonDirectory(repositoryRoot);
-  const identity = await resolveGitIdentity(repositoryRoot);
+  // Only a merge or squash commit needs an identity; a fast-forward spares the lookup.
+  let identity: GitIdentity | undefined;
+  const landingIdentity = async (): Promise<GitIdentity> => {
+    identity ??= await resolveGitIdentity(repositoryRoot);
+    return identity;
+  };
   const worktreePath = options.worktreePath;
   const updateCommand = (action: 'merge' | 'rebase'): string =>
     worktreePath === undefined
@@ -166,14 +168,16 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
     },
     async () => {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-        const taskTip = await resolveCommit(repositoryRoot, taskRef);
-        const current = await resolveCommit(repositoryRoot, baseRef);
+        const [taskTip, current] = await resolveCommits(repositoryRoot, [taskRef, baseRef]);
         if (taskTip === undefined) throw fail(`The task branch ${options.branch} disappeared while landing.`);
         if (current === undefined)
           throw fail(`The base branch ${baseName} no longer exists; recreate it or land elsewhere.`);
         const refused = await options.checkBase?.(current);
         if (refused !== undefined) return refused;
-        if (await isAncestor(repositoryRoot, taskTip, current)) {
+        // One merge-base answers both questions: is the task already in the base, and can the base
+        // fast-forward to it.
+        const relation = await relateCommits(repositoryRoot, taskTip, current);
+        if (relation === 'same' || relation === 'ancestor') {
           return merged(
             current,
             current,
@@ -181,7 +185,13 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
             `${baseName} already contains ${options.branch}.`,
           );
         }
-        const merge = await mergeTrees({ cwd: repositoryRoot, ours: current, theirs: taskTip });
+        const fastForward = relation === 'descendant';
+        // A fast-forward cannot conflict and its tree is the task's: the in-memory merge is only needed
+        // when both sides moved, or to squash.
+        const merge =
+          fastForward && options.strategy !== 'squash'
+            ? { tree: '', conflictedFiles: [] as readonly string[] }
+            : await mergeTrees({ cwd: repositoryRoot, ours: current, theirs: taskTip });
         if (merge.conflictedFiles.length > 0) {
           return {
             outcome: 'merge_conflict',
@@ -193,7 +203,6 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
               `or drop it with \`snodo task abandon ${options.jobId}\`.`,
           };
         }
-        const fastForward = await isAncestor(repositoryRoot, current, taskTip);
         let next: string;
         if (options.strategy === 'ff-only' && !fastForward) {
           return {
@@ -219,7 +228,7 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
             tree: merge.tree,
             parents: [current],
             message: commitMessage,
-            identity,
+            identity: await landingIdentity(),
           });
         } else if (fastForward) {
           next = taskTip;
@@ -229,7 +238,7 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
             tree: merge.tree,
             parents: [current, taskTip],
             message: commitMessage,
-            identity,
+            identity: await landingIdentity(),
           });
         }
 
@@ -343,19 +352,19 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
   }
 }
 
-/** Refuse to land a task worktree that is off its branch or has uncommitted work that would be left behind. */
-async function assertTaskWorktreeReady(worktreePath: string, taskRef: string): Promise<void> {
-  const head = await git(['symbolic-ref', '--quiet', 'HEAD'], {
-    cwd: worktreePath,
-    allowFailure: true,
-    readOnly: true,
-  });
-  if (head.stdout.trim() !== taskRef) {
+/**
+ * Refuse to land a task worktree that is off its branch or has uncommitted work that would be left behind.
+ * Returns the commit the branch is at there.
+ */
+async function assertTaskWorktreeReady(worktreePath: string, taskRef: string): Promise<string | undefined> {
+  const head = await currentBranch(worktreePath).catch(() => undefined);
+  const headRef = head === undefined ? '' : head.detached ? 'detached' : head.ref;
+  if (headRef !== taskRef) {
     throw new IsolationFailedError({
       operation: 'land',
       message:
         `The task worktree ${worktreePath} is no longer on ${taskRef.slice('refs/heads/'.length)} ` +
-        `(HEAD: ${head.stdout.trim() || 'detached'}); something switched branches there. Inspect it before landing.`,
+        `(HEAD: ${headRef || 'detached'}); something switched branches there. Inspect it before landing.`,
     });
   }
   const changes = await workingTreeStatus(worktreePath);
@@ -366,4 +375,5 @@ async function assertTaskWorktreeReady(worktreePath: string, taskRef: string): P
       purpose: 'land',
     });
   }
+  return head?.commit;
 }

@@ -1,6 +1,6 @@
 import type { ForeignWorkspaceError } from '../errors.js';
 import { git } from '../git/git.js';
-import { isAncestor, resolveCommit } from '../git/rev-parse.js';
+import { isAncestor, resolveCommits } from '../git/rev-parse.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
 import { assertWorkspaceIntact } from './assert-workspace-intact.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
@@ -69,10 +69,7 @@ async function assertNothingWouldBeLost(options: {
   }
   const baseRef = options.baseRef.startsWith('refs/') ? options.baseRef : `refs/heads/${options.baseRef}`;
   const keepers = (
-    await Promise.all([
-      resolveCommit(options.repositoryRoot, `refs/heads/${options.branch}`),
-      resolveCommit(options.repositoryRoot, baseRef),
-    ])
+    await resolveCommits(options.repositoryRoot, [`refs/heads/${options.branch}`, baseRef])
   ).filter((commit): commit is string => commit !== undefined);
   // Every ref of the workspace (its branches, tags, a stash) and a detached HEAD must be contained in one
   // of them. The workspace sees the user's commits through its alternate, so git can answer there.
@@ -87,11 +84,15 @@ async function assertNothingWouldBeLost(options: {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => ({ commit: line.slice(0, line.indexOf(' ')), name: line.slice(line.indexOf(' ') + 1) }));
-  const head = await resolveCommit(worktreePath, 'HEAD');
-  if (head !== undefined) tips.push({ commit: head, name: 'HEAD' });
+  // One batch answers HEAD and which tips are commits (a tag may name a tree or a blob).
+  const [head, ...tipCommits] = await resolveCommits(worktreePath, [
+    'HEAD',
+    ...tips.map((tip) => tip.commit),
+  ]);
+  const commitTips = tips.filter((_, index) => tipCommits[index] !== undefined);
+  if (head !== undefined) commitTips.push({ commit: head, name: 'HEAD' });
   const lost: string[] = [];
-  for (const tip of tips) {
-    if ((await resolveCommit(worktreePath, tip.commit)) === undefined) continue; // a tag of a tree or blob
+  for (const tip of commitTips) {
     let kept = false;
     for (const keeper of keepers) {
       if (await isAncestor(worktreePath, tip.commit, keeper)) {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { ForeignWorkspaceError } from '../errors.js';
 import { git } from '../git/git.js';
-import { listWorktrees } from '../git/list-worktrees.js';
+import { listWorktrees, type WorktreeEntry } from '../git/list-worktrees.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
-import { resolveCommit } from '../git/rev-parse.js';
+import { resolveCommits } from '../git/rev-parse.js';
 import { isBranchMerged } from './branch-merged.js';
 import { canonicalPath, isPathInside } from './path-inside.js';
 import { removeDirectory } from './remove-directory.js';
@@ -68,7 +68,8 @@ export async function removeTaskWorkspace(
     throw foreign(`the path is not under snodo's worktrees directory ${worktreesDirectory}`);
   }
 
-  const entry = (await listWorktrees(repositoryRoot)).find(
+  const worktrees = await listWorktrees(repositoryRoot);
+  const entry = worktrees.find(
     (worktree) => !worktree.isMain && canonicalPath(worktree.path) === worktreePath,
   );
   const marker = entry === undefined ? readWorkspaceMarker(worktreePath) : undefined;
@@ -99,7 +100,13 @@ export async function removeTaskWorkspace(
     worktreeRemoved = true;
   }
 
-  const branch = await removeBranch(repositoryRoot, taskRef, options);
+  // Removing a workspace repository leaves the linked worktrees as they were: the list read above holds.
+  const branch = await removeBranch(
+    repositoryRoot,
+    taskRef,
+    options,
+    entry === undefined ? worktrees : undefined,
+  );
   return {
     worktreeRemoved,
     ...branch,
@@ -111,16 +118,27 @@ async function removeBranch(
   repositoryRoot: string,
   taskRef: string,
   options: RemoveTaskWorkspaceOptions,
+  worktreesRead: readonly WorktreeEntry[] | undefined,
 ): Promise<Pick<RemoveTaskWorkspaceResult, 'branchDeleted' | 'branchKeptReason'>> {
-  const tip = await resolveCommit(repositoryRoot, taskRef);
-  if (tip === undefined) return { branchDeleted: false, branchKeptReason: 'missing' };
-  const checkedOut = (await listWorktrees(repositoryRoot)).some((worktree) => worktree.ref === taskRef);
-  if (checkedOut) return { branchDeleted: false, branchKeptReason: 'checked-out' };
   const baseRef =
     options.baseRef === undefined || options.baseRef.startsWith('refs/')
       ? options.baseRef
       : `refs/heads/${options.baseRef}`;
-  if (!options.force && !(await isBranchMerged({ cwd: repositoryRoot, tip, baseRef }))) {
+  // The branch and its base in one read; the base only matters when the branch exists.
+  const [tip, baseCommit] = await resolveCommits(repositoryRoot, [taskRef, ...(baseRef ? [baseRef] : [])]);
+  if (tip === undefined) return { branchDeleted: false, branchKeptReason: 'missing' };
+  const worktrees = worktreesRead ?? (await listWorktrees(repositoryRoot));
+  const checkedOut = worktrees.some((worktree) => worktree.ref === taskRef);
+  if (checkedOut) return { branchDeleted: false, branchKeptReason: 'checked-out' };
+  const merged =
+    options.force ||
+    (await isBranchMerged({
+      cwd: repositoryRoot,
+      tip,
+      baseRef,
+      ...(baseRef === undefined ? {} : { baseCommit: baseCommit ?? null }),
+    }));
+  if (!merged) {
     return { branchDeleted: false, branchKeptReason: 'not-merged' };
   }
   // Delete exactly the tip we judged: if the branch moved meanwhile, git refuses.

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestRepository, useIsolatedGitConfiguration } from '../git/test-repository.js';
 import { landingMessage } from './landing-message.js';
@@ -45,6 +46,33 @@ describe('taskBranchName', () => {
       expect(error.code).toBe('ISOLATION_FAILED');
     } finally {
       repository.cleanup();
+    }
+  });
+});
+
+describe('taskBranchName without git', () => {
+  it('only ever builds names git itself accepts as branches', async () => {
+    const tasks = [
+      'Fix the .lock..bug',
+      'refs/heads/main',
+      '@{-1} ~^:?*[\\ HEAD',
+      '   ',
+      '-leading dash-',
+      'a.lock',
+      'über café naïve',
+      '😀 emoji only 😀',
+      'x'.repeat(300),
+      'word-'.repeat(20),
+      '../../etc/passwd',
+      'tab\tnew\nline',
+    ];
+    const jobIds = ['j_abc123', 'A', 'j-', 'j__x-', '9'.repeat(64)];
+    for (const jobId of jobIds) {
+      for (const task of tasks) {
+        const branch = await taskBranchName({ cwd: '/nonexistent', jobId, task });
+        const checked = execFileSync('git', ['check-ref-format', '--branch', branch], { encoding: 'utf8' });
+        expect(checked.trim()).toBe(branch);
+      }
     }
   });
 });

@@ -1,4 +1,3 @@
-import { git } from '../git/git.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 
 /** Every branch snodo creates starts with this; removal refuses any other branch. */
@@ -9,6 +8,8 @@ const slugLimit = 40;
 
 /** Job ids become path segments and ref components, so only this shape is accepted. */
 const jobIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+const branchNamePattern = /^snodo\/[A-Za-z0-9][A-Za-z0-9_-]{0,63}-[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * A readable, ref-safe slug of the task's first words: accents folded, lowercased, every other character a
@@ -46,21 +47,21 @@ export function assertJobId(jobId: string): void {
 }
 
 /**
- * The task branch `snodo/<jobId>-<slug>`, checked with `git check-ref-format --branch` so a name git would
- * reject or reinterpret never reaches `worktree add`.
+ * The task branch `snodo/<jobId>-<slug>`, checked against the shape that makes it a valid git branch name,
+ * so a name git would reject or reinterpret never reaches a ref update.
  */
 export async function taskBranchName(options: { cwd: string; jobId: string; task: string }): Promise<string> {
   assertJobId(options.jobId);
   const branch = `${taskBranchPrefix}${options.jobId}-${taskSlug(options.task)}`;
-  const result = await git(['check-ref-format', '--branch', branch], {
-    cwd: options.cwd,
-    allowFailure: true,
-    readOnly: true,
-  });
-  if (result.exitCode !== 0 || result.stdout.trim() !== branch) {
+  // By construction the name is a valid git branch: `snodo/`, then a job id (letters, digits, `_`, `-`,
+  // starting with a letter or digit), then `-` and a slug of lower-case letters and digits joined by
+  // single dashes — no `.`, `..`, `@{`, `~^:?*[\\`, space or `.lock` can occur — so no `git
+  // check-ref-format` process is spent on it. The pattern below restates that, and a change to `taskSlug`
+  // that broke it fails here, not in git.
+  if (!branchNamePattern.test(branch)) {
     throw new IsolationFailedError({
       operation: 'create',
-      message: `The task branch name ${JSON.stringify(branch)} is not a valid git branch name: ${result.stderr}`,
+      message: `The task branch name ${JSON.stringify(branch)} is not a valid git branch name.`,
     });
   }
   return branch;

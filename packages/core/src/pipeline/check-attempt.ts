@@ -16,6 +16,7 @@ export async function commitProposals(
   coder: ResolvedCoder,
   workspace: string,
   result: CoderV1Result,
+  isolated: boolean,
 ): Promise<string | undefined> {
   applyFileProposals(workspace, result.proposals ?? []);
   const status = await workingTreeStatus(workspace);
@@ -23,6 +24,9 @@ export async function commitProposals(
   return commitWithMessage({
     cwd: workspace,
     stageAll: true,
+    // A task workspace's config names the committer (written at its creation); under --no-isolation the
+    // user's own git decides.
+    ...(isolated ? { identity: 'configured' as const } : {}),
     message: taskCommitMessage({
       jobId: run.jobId,
       task: run.options.task,
@@ -41,13 +45,9 @@ export async function checkAttempt(
   coder: ResolvedCoder,
   workspace: string,
   headBefore: string,
+  facts: { committedEverything: boolean } = { committedEverything: false },
 ): Promise<{ commit?: string; changedFiles: string[] }> {
-  const head = await revParse(workspace, 'HEAD');
-  const count = Number(
-    (
-      await git(['rev-list', '--count', `${headBefore}..${head}`], { cwd: workspace, readOnly: true })
-    ).stdout.trim(),
-  );
+  const { head, count } = await commitsSince(workspace, headBefore);
   const violation = (problem: string) =>
     new CoderContractViolationError({
       coderId: coder.adapter.id,
@@ -68,7 +68,7 @@ export async function checkAttempt(
       paths: snodoPaths,
     });
   }
-  const leftover = await workingTreeStatus(workspace);
+  const leftover = facts.committedEverything ? [] : await workingTreeStatus(workspace);
   if (leftover.length > 0) {
     throw new WorktreeNotCleanError({
       workspace,
@@ -95,4 +95,23 @@ export function assertReportedCommit(
     displayName: coder.adapter.displayName,
     problem: `it reported commit ${result.commit} but the task branch is at ${checked.commit ?? headBefore}`,
   });
+}
+
+/**
+ * HEAD and how many commits it is past `headBefore`. One `rev-list --parents` answers the usual cases (nothing new, or
+ * one commit on top); anything else is counted by `rev-list`.
+ */
+async function commitsSince(workspace: string, headBefore: string): Promise<{ head: string; count: number }> {
+  const tip = await git(['rev-list', '--max-count=1', '--parents', 'HEAD', '--'], {
+    cwd: workspace,
+    readOnly: true,
+  });
+  const [head = '', ...parents] = tip.stdout.trim().split(' ');
+  if (head === headBefore) return { head, count: 0 };
+  if (parents.length === 1 && parents[0] === headBefore) return { head, count: 1 };
+  const counted = await git(['rev-list', '--count', `${headBefore}..${head}`], {
+    cwd: workspace,
+    readOnly: true,
+  });
+  return { head, count: Number(counted.stdout.trim()) };
 }

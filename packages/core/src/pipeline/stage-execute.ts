@@ -98,10 +98,12 @@ export async function executeAttempt(
     // in the workspace again (it would read a config that is not snodo's).
     assertWorkspaceIntact({ worktreePath: workspace, branch: options.workspace.branch });
   }
-  if (coder.adapter.kind === 'engine-managed' && result.status === 'changed') {
-    await commitProposals(run, coder, workspace, result);
-  }
-  const checked = await checkAttempt(coder, workspace, headBefore);
+  // After snodo's own `git add --all` and commit nothing can be left over, so that re-check is spared.
+  const committedEverything =
+    coder.adapter.kind === 'engine-managed' &&
+    result.status === 'changed' &&
+    (await commitProposals(run, coder, workspace, result, options.workspace.isolated)) !== undefined;
+  const checked = await checkAttempt(coder, workspace, headBefore, { committedEverything });
   assertReportedCommit(coder, result, checked, headBefore);
   if (checked.commit !== undefined && options.workspace.isolated) {
     // The user sees the task branch in their own repository; landing and `snodo task …` work from it.
