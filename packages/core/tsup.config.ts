@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // `jobs` and `paths` are lean doors for commands that must start fast (`snodo task list`, `config path`):
-  // they share chunks with `index`, and nothing they reach imports zod, yaml or the pipeline.
-  entry: { index: 'src/index.ts', jobs: 'src/jobs.ts', paths: 'src/paths.ts' },
+  // `jobs`, `paths` and `config` are lean doors for commands that must start fast (`snodo task list`,
+  // `config path`, `config get`): they share chunks with `index`; nothing `jobs` or `paths` reaches imports
+  // zod, yaml or the pipeline, and `config` reaches only the config file's own schema and YAML parser.
+  entry: { index: 'src/index.ts', config: 'src/config.ts', jobs: 'src/jobs.ts', paths: 'src/paths.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,
