@@ -1,4 +1,4 @@
-import { ConfigStore, detectProviderKeys, listConfigKeys } from '@snodo/core';
+import { ConfigStore, detectProviderKeys, listConfigKeys } from '@snodo/core/config';
 import { stringify } from 'yaml';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configShowJsonSchema } from '../../json/environment-json-schemas.js';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import { loadedModules } from '../../testing/loaded-modules.js';
 
 describe('snodo config', () => {
   let fixture: CliFixture | undefined;
@@ -73,5 +74,26 @@ describe('snodo config', () => {
     const show = await fixture.snodo(['config', 'set', 'model', 'openai/gpt-4o']);
     expect(show.exitCode).toBe(2);
     expect(show.stderr).toMatch(/config\.yml:\d+:\d+/);
+  });
+
+  it('reads and lists config without loading the pipeline, the audit log or the AI SDK (the built binary)', async () => {
+    fixture = createCliFixture();
+    fixture.writeConfig('llm:\n  validator:\n    model: openai/gpt-4o\n');
+    for (const args of [
+      ['config', 'get', 'llm.validator.model'],
+      ['config', 'keys'],
+      ['config', 'show'],
+    ]) {
+      const { result, modules } = await loadedModules(fixture, args);
+      expect(result.exitCode, result.all).toBe(0);
+      expect(modules.some((url) => url.endsWith('/packages/core/dist/config.js'))).toBe(true);
+      const pipeline =
+        /\/node_modules\/(ai|@ai-sdk\/[^/]+|picomatch)\/|\/packages\/(audit|llm|coder-[^/]+)\/dist\/|\/packages\/core\/dist\/index\.js$/;
+      expect(
+        modules.filter((url) => pipeline.test(url)),
+        `snodo ${args.join(' ')}`,
+      ).toEqual([]);
+    }
+    expect((await fixture.snodo(['config', 'get', 'llm.validator.model'])).stdout).toBe('openai/gpt-4o');
   });
 });

@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskListJsonSchema } from '../../json/job-json-schemas.js';
 import { runResultJsonSchema } from '../../json/run-result-json-schema.js';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import { loadedModules } from '../../testing/loaded-modules.js';
 
 // `snodo task list`, `task show`, `logs` and `meta` only read jobs (issue 14): they neither open the audit
 // log nor read config, and they load none of the pipeline's libraries, so they start fast however long the
@@ -82,30 +82,9 @@ describe('commands that only read jobs', () => {
   });
 
   it('load no schema library, YAML parser, AI SDK, audit log or pipeline code (the built binary)', async () => {
-    const loaded = join(fixture.directory, 'loaded-modules.txt');
-    const hooks = join(fixture.directory, 'record-modules.mjs');
-    const register = join(fixture.directory, 'register-hooks.mjs');
-    writeFileSync(
-      hooks,
-      `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(loaded)}, resolved.url + '\\n');
-  return resolved;
-}
-`,
-    );
-    writeFileSync(
-      register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-    );
     for (const args of [...READERS(jobId), ['config', 'path']]) {
-      writeFileSync(loaded, '');
-      const result = await fixture.snodo(args, {
-        env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
-      });
+      const { result, modules } = await loadedModules(fixture, args);
       expect(result.exitCode, result.all).toBe(0);
-      const modules = readFileSync(loaded, 'utf8').split('\n').filter(Boolean);
       // The recorder works: core's lean entries are in the list.
       expect(modules.some((url) => /\/packages\/core\/dist\/(jobs|paths)\.js$/.test(url))).toBe(true);
       expect(
