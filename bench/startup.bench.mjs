@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { plumbingScript, scriptRunner } from './git-baselines.mjs';
 
 const root = join(import.meta.dirname, '..');
 const cli = join(root, 'apps/cli/dist/cli.js');
@@ -106,22 +107,6 @@ validators:
 disagreement_policy: unanimous
 `;
 
-const plumbingScript = `set -e
-cd "$1"
-test -z "$(git status --porcelain --untracked-files=no)"
-base=$(git rev-parse --verify refs/heads/main)
-git worktree add -q --detach "$2" "$base"
-printf 'bench\\n' > "$2/bench-$3.md"
-git -C "$2" add -A
-test -n "$(git -C "$2" status --porcelain)"
-tree=$(git -C "$2" write-tree)
-commit=$(git -C "$2" commit-tree "$tree" -p "$base" -m "bench $3")
-git merge-tree --write-tree "$base" "$commit" >/dev/null
-git update-ref refs/heads/main "$commit" "$base"
-git read-tree -m -u "$base" "$commit"
-git worktree remove --force "$2"
-`;
-
 export default async function bench({ report, tmpdir }) {
   const home = join(tmpdir, 'snodo-home');
   mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -177,21 +162,10 @@ export default async function bench({ report, tmpdir }) {
   // 3. A mock run through the binary vs the plumbing script with the same safety steps; git processes counted.
   {
     const repository = makeRepository(tmpdir, 'binary');
-    const scriptRepository = makeRepository(tmpdir, 'plumbing');
-    const scriptPath = join(tmpdir, 'plumbing.sh');
-    writeFileSync(scriptPath, plumbingScript);
+    const plumbing = scriptRunner(tmpdir, 'plumbing', plumbingScript, makeRepository(tmpdir, 'plumbing'));
     run(repository, 0);
     const binaryMs = timed((index) => run(repository, 1 + index), 5);
-    const plumbingMs = timed(
-      (index) =>
-        execFileSync('bash', [
-          scriptPath,
-          scriptRepository,
-          join(tmpdir, `plumbing-wt-${index}`),
-          String(index),
-        ]),
-      5,
-    );
+    const plumbingMs = timed(() => plumbing(), 5);
     report('snodo run --mock (binary)', {
       value: binaryMs,
       unit: 'ms',
