@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './scripts/slowest-first-sequencer.js';
 
 const repositoryRoot = dirname(fileURLToPath(import.meta.url));
 // NOTE: `pnpm --filter <pkg> test` runs `vitest run` in the package directory, and vitest then finds this
@@ -23,5 +24,7 @@ export default defineConfig({
       ? [process.cwd()]
       : ['packages/*', 'apps/*', { test: { name: 'repo', include: ['scripts/**/*.test.ts'] } }],
     reporters: ['default', join(repositoryRoot, 'scripts/plain-summary-reporter.ts')],
+    // The slow files first, whatever their project: see scripts/slowest-first-sequencer.ts.
+    sequence: { sequencer: SlowestFirstSequencer },
   },
 });
