@@ -124,9 +124,8 @@ async function rewrittenBeforeHead(
   const head = snapshot.head;
   if (result.ok && result.headSeq === head?.seq && result.headHash === head?.hash) return undefined;
   const at = result.failure?.seq === undefined ? '' : ` at seq ${result.failure.seq}`;
-  return `the audit log's first ${eventCount(snapshot)} events were rewritten in place${at}${
-    result.failure === undefined ? '' : `: ${result.failure.reason}`
-  }`;
+  const why = result.failure === undefined ? '' : `: ${result.failure.reason}`;
+  return `the audit log was rewritten in place${at}, among its ${eventCount(snapshot)} events${why}`;
 }
 
 /** Verifies every line from `offset` on, chaining from the snapshot's head (or from genesis). */
