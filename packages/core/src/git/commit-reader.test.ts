@@ -98,7 +98,7 @@ describe('ref lookups through the long-lived reader', () => {
     });
     expect(child.stderr).toBe('');
     expect(child.stdout.trim()).toBe(commits[0]);
-    // The idle timer is a second; an exit that waited for it (or for the child) would take longer than
+    // The idle timer is 5 s; an exit that waited for it (or for the child) would take longer than
     // the whole start-up does. Not a speed assertion: a hang would be 30 s.
     expect(Date.now() - started).toBeLessThan(20_000);
     const leftover = spawnSync('pgrep', ['-f', `cat-file --batch-check.*`], { encoding: 'utf8' });

@@ -10,12 +10,12 @@ import { gitEnvironment, hardeningArguments } from './git.js';
 // line on its stdout. It reads refs and objects afresh for every line (a ref moved or an object fetched by
 // another process meanwhile is seen), so it answers exactly what `rev-parse --verify <rev>^{commit}` would.
 //
-// Lifetime: started on the first question, ended after `idleMs` without one, and never what keeps Node
+// Lifetime: started on the first question, ended after `idleMs` (5 s) without one, and never what keeps Node
 // alive (its handles are unref'd while it waits). When Node dies its stdin closes and git exits. Its stdin
 // is the question channel, so unlike every other git snodo runs it is not closed; nothing but revisions
 // snodo resolved itself is ever written to it.
 
-const idleMs = 1_000;
+const idleMs = 5_000;
 const answerTimeoutMs = 30_000;
 
 interface Question {
@@ -73,8 +73,9 @@ class CommitReader {
     clearTimeout(this.idleTimer);
     clearTimeout(this.answerTimer);
     for (const question of this.waiting.splice(0)) question.reject(error ?? new Error('the reader closed'));
+    // An idle reader ends on its own when its stdin closes; only one that failed is killed.
     this.child.stdin.end();
-    if (this.child.exitCode === null && this.child.pid !== undefined) {
+    if (error !== undefined && this.child.exitCode === null && this.child.pid !== undefined) {
       try {
         process.kill(-this.child.pid, 'SIGKILL');
       } catch {
