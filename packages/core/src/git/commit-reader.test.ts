@@ -22,13 +22,17 @@ afterAll(() => {
 const gitIn = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
-function repositoryWithCommits(name: string, count: number): { directory: string; commits: string[] } {
+function repositoryWithCommits(
+  name: string,
+  count: number,
+  label = name,
+): { directory: string; commits: string[] } {
   const directory = path.join(scratch, name);
   mkdirSync(directory, { recursive: true });
   gitIn(directory, 'init', '-q', '-b', 'main');
   const commits: string[] = [];
   for (let index = 0; index < count; index += 1) {
-    gitIn(directory, 'commit', '-q', '--allow-empty', '-m', `commit ${index}`);
+    gitIn(directory, 'commit', '-q', '--allow-empty', '-m', `${label} ${index}`);
     commits.push(gitIn(directory, 'rev-parse', 'HEAD'));
   }
   return { directory, commits };
@@ -73,7 +77,7 @@ describe('ref lookups through the long-lived reader', () => {
     const first = repositoryWithCommits('remade', 1);
     expect(await resolveCommit(first.directory, 'HEAD')).toBe(first.commits[0]);
     rmSync(first.directory, { recursive: true, force: true });
-    const second = repositoryWithCommits('remade', 1);
+    const second = repositoryWithCommits('remade', 1, 'the second repository');
     expect(second.commits[0]).not.toBe(first.commits[0]);
     expect(await resolveCommit(second.directory, 'HEAD')).toBe(second.commits[0]);
   });
