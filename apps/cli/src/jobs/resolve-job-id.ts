@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { findMainCheckout, jobPaths, jobsDirectory, listJobs } from '@snodo/core/jobs';
 import { CliError } from '../errors/cli-error.js';
+import { compareCodePoints } from '../output/format.js';
 
 /** A job reference resolved to a job id, with the repository it lives in. */
 export interface ResolvedJob {
@@ -17,7 +18,7 @@ export async function resolveJobId(cwd: string, reference: string): Promise<Reso
   const { root } = await findMainCheckout(cwd);
   if (reference === 'last') {
     const newest = listJobs(root)
-      .sort((left, right) => left.createdAt.localeCompare(right.createdAt))
+      .sort((left, right) => compareCodePoints(left.createdAt, right.createdAt))
       .at(-1);
     if (newest === undefined) {
       throw new CliError('JOB_NOT_FOUND', {

@@ -24,7 +24,16 @@ export function formatAge(fromIso: string, now: number = Date.now()): string {
 
 /** `12,345` (tokens are counted, not measured: no decimals). */
 export function formatCount(count: number): string {
-  return Math.round(count).toLocaleString('en-US');
+  // Grouped by hand: the first `toLocaleString` starts ICU's number formatting, ~30 ms of a `snodo meta`.
+  return String(Math.round(count)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * Orders ASCII keys such as ISO timestamps by code point, which is their time order. `localeCompare` gives
+ * the same order but starts ICU's collator first (~15 ms, a tenth of `snodo task list`).
+ */
+export function compareCodePoints(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** `$0.0123`; `unknown` when no price was known and none was reported. */

@@ -1,6 +1,13 @@
 import type { JobDetails, JobState } from '@snodo/core';
 import { describeCoderSource, describeModel, describeModelSource } from './describe-source.js';
-import { branchName, firstLine, formatDuration, outcomeWords, shortSha } from './format.js';
+import {
+  branchName,
+  compareCodePoints,
+  firstLine,
+  formatDuration,
+  outcomeWords,
+  shortSha,
+} from './format.js';
 import type { Palette } from './palette.js';
 import { statusColor, usageTable, verdictTable } from './run-summary.js';
 import { formatTable } from './table.js';
@@ -8,7 +15,7 @@ import { formatTable } from './table.js';
 /** Stage timings in the order they started: `classify 2ms`, `execute#2 1.1s`… */
 export function stageTimings(state: JobState): { stage: string; durationMs: number | undefined }[] {
   return Object.entries(state.stages)
-    .sort(([, left], [, right]) => left.startedAt.localeCompare(right.startedAt))
+    .sort(([, left], [, right]) => compareCodePoints(left.startedAt, right.startedAt))
     .map(([stage, timing]) => ({ stage, durationMs: timing.durationMs }));
 }
 

@@ -62,5 +62,6 @@ export function listJobs(repositoryRoot: string): JobState[] {
       // A job directory without a readable state (being created right now, or damaged) is not listed.
     }
   }
-  return states.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  // ISO timestamps sort by code point; `localeCompare` would start ICU's collator (~15 ms) for the same order.
+  return states.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }

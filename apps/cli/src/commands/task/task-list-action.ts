@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { findMainCheckout, type JobState, listJobs, reconcileDeadJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
-import { firstLine, formatAge } from '../../output/format.js';
+import { compareCodePoints, firstLine, formatAge } from '../../output/format.js';
 import type { Palette } from '../../output/palette.js';
 import { statusColor } from '../../output/run-summary.js';
 import { formatTable } from '../../output/table.js';
@@ -68,7 +68,7 @@ export async function taskListAction(context: CliContext, flags: TaskListFlags):
   const { root } = await findMainCheckout(context.cwd);
   await reconcileDeadJobs(taskOptions(context));
   const entries = listJobs(root)
-    .sort((left, right) => right.createdAt.localeCompare(left.createdAt))
+    .sort((left, right) => compareCodePoints(right.createdAt, left.createdAt))
     .map(entryOf);
   if (flags.json === true) context.stdout.write(`${JSON.stringify({ jobs: entries }, null, 2)}\n`);
   else context.stdout.write(formatList(entries, context.out));
