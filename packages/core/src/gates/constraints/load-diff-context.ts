@@ -1,4 +1,5 @@
 import { runGit, runGitSync } from '@snodo/coder-sdk';
+import { resolveCommit } from '../../git/rev-parse.js';
 import type { DiffContext, DiffFile, DiffFileStatus, DiffSymlink } from './diff-context.js';
 
 /** Where and between which commits `loadDiffContext` reads the change. */
@@ -36,15 +37,14 @@ async function git(cwd: string, args: readonly string[]): Promise<string> {
   return stdout;
 }
 
-async function resolveCommit(cwd: string, revision: string): Promise<string> {
-  const output = await git(cwd, [
-    'rev-parse',
-    '--verify',
-    '--quiet',
-    '--end-of-options',
-    `${revision}^{commit}`,
-  ]);
-  return output.trim();
+/**
+ * `revision` as a full commit id, through the repository's ref reader (the pipeline resolved both commits
+ * moments ago, so this is a lookup, not a process); one that names no commit fails with git's own error.
+ */
+async function resolveCommitOrThrow(cwd: string, revision: string): Promise<string> {
+  const commit = await resolveCommit(cwd, revision);
+  if (commit !== undefined) return commit;
+  return (await git(cwd, ['rev-parse', '--verify', '--end-of-options', `${revision}^{commit}`])).trim();
 }
 
 function toStatus(letter: string): DiffFileStatus {
@@ -118,8 +118,10 @@ function normalise(path: string): string {
  */
 export async function loadDiffContext(options: LoadDiffContextOptions): Promise<DiffContext> {
   const { cwd } = options;
-  const baseCommit = await resolveCommit(cwd, options.baseCommit);
-  const headCommit = await resolveCommit(cwd, options.headCommit ?? 'HEAD');
+  const [baseCommit, headCommit] = await Promise.all([
+    resolveCommitOrThrow(cwd, options.baseCommit),
+    resolveCommitOrThrow(cwd, options.headCommit ?? 'HEAD'),
+  ]);
   const [nameStatus, patch, listing] = await Promise.all([
     git(cwd, ['diff', ...diffFlags, '--name-status', '-z', baseCommit, headCommit, '--']),
     git(cwd, ['diff', ...diffFlags, baseCommit, headCommit, '--']),
