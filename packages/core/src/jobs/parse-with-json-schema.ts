@@ -66,8 +66,9 @@ function hasType(value: unknown, type: NonNullable<JsonSchema['type']>): boolean
  */
 export function parseWithJsonSchema(schema: JsonSchema, value: unknown, where = '$'): unknown {
   for (const keyword of Object.keys(schema)) {
-    if (!KEYWORDS.has(keyword))
+    if (!KEYWORDS.has(keyword)) {
       throw new Error(`JSON Schema keyword \`${keyword}\` is not supported (${where})`);
+    }
   }
   if (schema.anyOf !== undefined) {
     for (const option of schema.anyOf) {
@@ -131,9 +132,11 @@ function parseObject(
   for (const [key, item] of Object.entries(value)) {
     const declared = Object.hasOwn(properties, key) ? properties[key] : undefined;
     const itemSchema = declared ?? (typeof additional === 'object' ? additional : undefined);
-    if (itemSchema !== undefined)
+    if (itemSchema !== undefined) {
       define(parsed, key, parseWithJsonSchema(itemSchema, item, `${where}.${key}`));
-    else if (additional === true) define(parsed, key, item);
+    } else if (additional === true) {
+      define(parsed, key, item);
+    }
   }
   return parsed;
 }
