@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,5 +103,23 @@ describe('loadConfigFile', () => {
     });
     expect(warnings.map((warning) => warning.rule)).toEqual(Array(6).fill('legacy'));
     expect(warnings[0]?.message).toContain('use `model`');
+  });
+});
+
+describe('loadConfigFile and the size limit', () => {
+  it('refuses a config above 1 MiB from its size, naming the file, its size and the limit', () => {
+    write('');
+    truncateSync(path, 2 * 1024 * 1024);
+    const error = invalid();
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.issues).toEqual([expect.objectContaining({ file: path, rule: 'size' })]);
+    expect(error.message).toContain(path);
+    expect(error.message).toContain('the file is 2048 KiB, above the 1024 KiB snodo reads');
+  });
+
+  it('loads a config of exactly 1 MiB', () => {
+    const text = 'model: anthropic/claude-sonnet-4-5\n# ';
+    write(`${text}${'x'.repeat(1024 * 1024 - text.length - 1)}\n`);
+    expect(loadConfigFile(path).config.model).toBe('anthropic/claude-sonnet-4-5');
   });
 });

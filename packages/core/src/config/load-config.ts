@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { SourceIssue } from '../protocol/source-issue.js';
+import { unreadableYamlFile } from '../protocol/yaml-source.js';
 import { ConfigInvalidError } from './config-invalid-error.js';
 import type { SnodoConfig } from './config-schema.js';
 import { type ParsedConfig, parseConfig } from './parse-config.js';
@@ -25,13 +26,17 @@ export interface LoadedConfigSource extends LoadedConfig {
 /**
  * Reads the config file. Missing → the empty config. Unreadable, broken YAML or a schema mismatch →
  * `ConfigInvalidError` with every problem's line and column, never a silent fallback to defaults.
- * Synchronous: the CLI reads it once at start-up and `snodo config` is a one-shot command.
+ * Synchronous: the CLI reads it once at start-up and `snodo config` is a one-shot command. A file above
+ * `MAX_YAML_SOURCE_BYTES` (1 MiB; a config is a few hundred bytes) is refused from its size, unread.
  */
 export function loadConfigFile(path: string): LoadedConfigSource {
   let text: string;
   try {
+    const refused = unreadableYamlFile(path, statSync(path));
+    if (refused !== undefined) throw new ConfigInvalidError({ file: path, issues: [refused] });
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (ConfigInvalidError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { path, exists: false, config: {}, warnings: [], parsed: undefined };
     const reason =

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { ProtocolNotFoundError } from '../errors.js';
 import { type LoadedProtocol, type ParseProtocolOptions, parseProtocol } from './parse-protocol.js';
 import { ProtocolInvalidError } from './protocol-invalid-error.js';
+import { unreadableYamlFile } from './yaml-source.js';
 
 /** Options of `loadProtocol`: those of `parseProtocol`; `fileName` defaults to the path as given. */
 export type LoadProtocolOptions = ParseProtocolOptions;
@@ -9,14 +10,18 @@ export type LoadProtocolOptions = ParseProtocolOptions;
 /**
  * Reads and checks a protocol file (normally the main checkout's `.snodo/protocol.yml`, never a
  * worktree's). Throws `ProtocolNotFoundError` when the file does not exist and `ProtocolInvalidError`
- * (every problem, with line and column) when it does not load.
+ * (every problem, with line and column) when it does not load. A file above `MAX_YAML_SOURCE_BYTES`, or
+ * one that is not a regular file, is refused from its `stat`, before a byte of it is read.
  */
 export async function loadProtocol(path: string, options: LoadProtocolOptions = {}): Promise<LoadedProtocol> {
   const fileName = options.fileName ?? path;
   let text: string;
   try {
+    const refused = unreadableYamlFile(fileName, await stat(path));
+    if (refused !== undefined) throw new ProtocolInvalidError({ file: fileName, issues: [refused] });
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (ProtocolInvalidError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new ProtocolNotFoundError({ path, cause: error });
     const reason =

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import {
   type Document,
   isAlias,
@@ -29,12 +30,68 @@ export interface YamlSource {
 }
 
 /**
+ * The largest YAML file snodo parses: 1 MiB. A protocol or a config is a page or two (the largest template
+ * is 6.5 KB), so a file 150 times that is a mistake (a log pasted in, the wrong file linked), and the
+ * parser spends over a second on each megabyte before any check can name the problem (a 20 MB protocol
+ * took 10 s to be refused).
+ */
+export const MAX_YAML_SOURCE_BYTES = 1024 * 1024;
+
+/** Sizes in whole KiB, rounded up: a file one byte over the limit does not read as the limit. */
+function kibibytes(bytes: number): string {
+  return `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+/** The issue of a file above `MAX_YAML_SOURCE_BYTES`: its size, the limit and what to do about it. */
+export function yamlTooLargeIssue(file: string, bytes: number): SourceIssue {
+  return {
+    file,
+    line: 1,
+    column: 1,
+    path: '',
+    message:
+      `the file is ${kibibytes(bytes)}, above the ${kibibytes(MAX_YAML_SOURCE_BYTES)} snodo reads, so it was ` +
+      'not parsed; a protocol or config is a few KB: check that this is the file you meant and cut it down',
+    severity: 'error',
+    rule: 'size',
+  };
+}
+
+/**
+ * Why a file with these `stats` is not read at all, or `undefined`: it is too large (known from its size,
+ * before reading it), a directory, or not a regular file (a device or a pipe reports no size and can be
+ * endless: `/dev/zero` would be read until memory runs out).
+ */
+export function unreadableYamlFile(file: string, stats: Stats): SourceIssue | undefined {
+  const issue = (message: string): SourceIssue => ({
+    file,
+    line: 1,
+    column: 1,
+    path: '',
+    message,
+    severity: 'error',
+    rule: 'file',
+  });
+  if (stats.isDirectory()) return issue('it is a directory, not a file');
+  if (!stats.isFile())
+    return issue('it is not a regular file (a device, a pipe or a socket), so it was not read');
+  if (stats.size > MAX_YAML_SOURCE_BYTES) return yamlTooLargeIssue(file, stats.size);
+  return undefined;
+}
+
+/**
  * Parses YAML keeping positions. Syntax errors do not throw: they come back as positioned issues with rule
  * `yaml`, and `value` is left undefined because a half-parsed document would only produce misleading
- * schema errors.
+ * schema errors. Text above `MAX_YAML_SOURCE_BYTES` is not parsed: its one issue (rule `size`) says so.
  */
 export function parseYamlSource(text: string, file: string): YamlSource {
   const lineCounter = new LineCounter();
+  // Text that did not come from a checked file (an embedder's, a file that grew after its size was read).
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_YAML_SOURCE_BYTES) {
+    const document = parseDocument('', { lineCounter });
+    return { file, document, lineCounter, value: undefined, issues: [yamlTooLargeIssue(file, bytes)] };
+  }
   // NOTE: merge keys (`<<: *anchor`) are YAML 1.1; the Python original read files with PyYAML (1.1), so
   // files written for it may use them. Duplicate keys stay an error: PyYAML silently kept the last one.
   const document = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
