@@ -74,6 +74,7 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   // A run needs a model nothing configures, or has no task: refused before a job exists.
   MODEL_REQUIRED: badInput,
   TASK_EMPTY: badInput,
+  TASK_TOO_LARGE: badInput,
   NOT_A_GIT_REPOSITORY: badInput,
   PROTOCOL_INVALID: badInput,
   PROTOCOL_NOT_FOUND: badInput,

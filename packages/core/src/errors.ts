@@ -11,6 +11,7 @@ import type { WorktreeDirtyError } from './isolation/worktree-dirty-error.js';
 import type { ModelCoderMismatchError } from './models/model-coder-mismatch-error.js';
 import type { ModelRequiredError } from './project/model-required-error.js';
 import type { TaskEmptyError } from './project/task-empty-error.js';
+import type { TaskTooLargeError } from './project/task-too-large-error.js';
 import type { ProtocolInvalidError } from './protocol/protocol-invalid-error.js';
 import type { SandboxUnavailableError } from './sandbox/sandbox-unavailable-error.js';
 
@@ -342,6 +343,7 @@ export type CoreErrorCode =
       | typeof RepositoryTamperedError
       | typeof SandboxUnavailableError
       | typeof TaskEmptyError
+      | typeof TaskTooLargeError
       | typeof WorkspaceBranchMismatchError
       | typeof WorkspaceLayoutUnsupportedError
       | typeof WorkspaceSetupFailedError

@@ -13,6 +13,7 @@ import { resolveSelection } from './resolve-selection.js';
 import { TaskEmptyError } from './task-empty-error.js';
 import type { TaskDecisions, TaskPlan, TaskRequest } from './task-plan.js';
 import { taskReadiness } from './task-readiness.js';
+import { MAX_TASK_BYTES, TaskTooLargeError } from './task-too-large-error.js';
 
 /** Refuses, before a job exists, a run `execution.sandbox: required` forbids (SPEC §12; exit 3). */
 function assertSandboxAllowed(context: RunContext, request: TaskRequest): void {
@@ -43,6 +44,9 @@ function assertSandboxAllowed(context: RunContext, request: TaskRequest): void {
  */
 export function decideTask(context: RunContext, request: TaskRequest): TaskDecisions {
   const { protocol } = context;
+  // Measured before anything reads the text, so an enormous one is refused at the cost of counting it.
+  const taskBytes = Buffer.byteLength(request.task, 'utf8');
+  if (taskBytes > MAX_TASK_BYTES) throw new TaskTooLargeError({ bytes: taskBytes });
   if (request.task.trim() === '') throw new TaskEmptyError({});
   // The classifier's model is chosen before a mode exists: it is what routes the task to one.
   const classifierModel = resolveSelection(context, {
