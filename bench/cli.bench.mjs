@@ -1,6 +1,7 @@
-// Benchmarks for the snodo CLI (SPEC §11): `snodo --help` against `node -e ''` (lazy start-up), and a full
+// Benchmarks for the snodo CLI (SPEC §11): `snodo --help` against `node -e ''` (lazy start-up), a full
 // offline `snodo run "…" --mock` against a shell script doing the same git work (worktree, commit, merge,
-// cleanup). Runs the built binary (apps/cli/dist); `pnpm bench` builds first.
+// cleanup), and `snodo task show` and `snodo logs` (commands that only read a job) against `node -e ''`.
+// Runs the built binary (apps/cli/dist); `pnpm bench` builds first.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -149,6 +150,27 @@ export default async function ({ report, tmpdir }) {
   report('node + import @snodo/core (part of every run)', { value: median(imports), unit: 'ms' });
   const jobs = join(lastRepository, '.snodo/jobs');
   const [jobId] = readdirSync(jobs);
+
+  // 3. Commands that only read a job load core's lean `jobs` entry and never open the audit log.
+  const readers = { 'snodo task show': ['task', 'show', jobId], 'snodo logs': ['logs', jobId] };
+  const readerTimes = Object.fromEntries(Object.keys(readers).map((name) => [name, []]));
+  const readerBare = [];
+  for (let round = 0; round < 9; round += 1) {
+    readerBare.push(timeProcess(process.execPath, ['-e', ''], { env }));
+    for (const [name, args] of Object.entries(readers)) {
+      readerTimes[name].push(timeProcess(process.execPath, [bin, ...args], { cwd: lastRepository, env }));
+    }
+  }
+  for (const [name, times] of Object.entries(readerTimes)) {
+    report(name, {
+      value: median(times),
+      unit: 'ms',
+      baseline: median(readerBare),
+      baselineName: "node -e ''",
+      aim: 3,
+    });
+  }
+
   const state = JSON.parse(readFileSync(join(jobs, jobId, 'state.json'), 'utf8'));
   const stages = Object.entries(state.stages)
     .sort(([, left], [, right]) => left.startedAt.localeCompare(right.startedAt))
