@@ -172,6 +172,7 @@ export default async function bench({ report, tmpdir }) {
       unit: 'ms',
       baseline: sequential,
       baselineName: '8 in sequence',
+      aim: 0.7,
     });
   }
 
