@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobDetailsJsonSchema } from './json/job-json-schemas.js';
-import { type CliFixture, createCliFixture, SNODO_BIN } from './testing/cli-fixture.js';
+import { type CliFixture, createCliFixture } from './testing/cli-fixture.js';
+import { loadedModules } from './testing/loaded-modules.js';
 
 const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
   version: string;
@@ -19,36 +19,13 @@ describe('the snodo binary', () => {
     fixture = undefined;
   });
 
-  /** Runs the binary under a resolve hook that records every specifier it is asked to resolve. */
-  async function traceImports(args: readonly string[]): Promise<{ exitCode: number; specifiers: string[] }> {
+  /** Runs the binary outside a repository and returns every specifier it imported. */
+  async function traceImports(
+    args: readonly string[],
+  ): Promise<{ exitCode: number; specifiers: readonly string[] }> {
     fixture ??= createCliFixture({ git: false });
-    const trace = join(fixture.directory, `trace-${args.join('-')}.txt`);
-    writeFileSync(trace, '');
-    const hooks = join(fixture.directory, 'record-hooks.mjs');
-    writeFileSync(
-      hooks,
-      `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, nextResolve) {
-  appendFileSync(process.env.SNODO_TRACE_FILE, specifier + '\\n');
-  return nextResolve(specifier, context);
-}
-`,
-    );
-    const register = join(fixture.directory, 'register-hooks.mjs');
-    writeFileSync(
-      register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(new URL(`file://${hooks}`).href)});\n`,
-    );
-    const result = await execa(process.execPath, ['--import', register, SNODO_BIN, ...args], {
-      cwd: fixture.home,
-      env: { ...fixture.env, SNODO_TRACE_FILE: trace },
-      extendEnv: false,
-      reject: false,
-    });
-    return {
-      exitCode: result.exitCode ?? -1,
-      specifiers: readFileSync(trace, 'utf8').split('\n').filter(Boolean),
-    };
+    const { result, specifiers } = await loadedModules(fixture, args, { cwd: fixture.home });
+    return { exitCode: result.exitCode ?? -1, specifiers };
   }
 
   it('starts lazily: --help, --version and a command’s help load no AI SDK, no core, no coder', async () => {
@@ -70,12 +47,16 @@ export async function resolve(specifier, context, nextResolve) {
   });
 
   it('loads core only when a command needs it (the trace would catch it)', async () => {
-    // `task list` needs core (outside a repository it fails, after loading it) but never a coder.
+    // `task list` needs core's lean jobs entry (outside a repository it fails, after loading it), never
+    // the whole of core or a coder.
     const { specifiers } = await traceImports(['task', 'list']);
-    expect(specifiers).toContain('@snodo/core');
+    expect(specifiers).toContain('@snodo/core/jobs');
+    expect(specifiers).not.toContain('@snodo/core');
     expect(specifiers).not.toContain('@snodo/coder-mock');
-    // `coders` asks each coder whether it can run, so it loads them.
-    expect((await traceImports(['coders'])).specifiers).toContain('@snodo/coder-mock');
+    // `coders` asks each coder whether it can run, so it loads them, and all of core.
+    const coders = (await traceImports(['coders'])).specifiers;
+    expect(coders).toContain('@snodo/coder-mock');
+    expect(coders).toContain('@snodo/core');
   });
 
   it('prints the package version and help with every command', async () => {

@@ -6,12 +6,22 @@ import type { CliFixture, SnodoResult } from './cli-fixture.js';
 // Test support only: which modules a command of the built binary loads, recorded by an ES module loader
 // hook (every `import` and `import()` resolves through it), so a test can pin what a command never loads.
 
-/** Runs `snodo <args>` in `fixture` and returns its result and the URL of every module it resolved. */
+/** What a traced command did: its result, each specifier it imported, and the URL each resolved to. */
+export interface LoadedModules {
+  readonly result: SnodoResult;
+  /** As written in the importing module: `@snodo/core/jobs`, `./chunk-…js`, `node:fs`. */
+  readonly specifiers: readonly string[];
+  /** Where each import resolved: `file:///…/packages/core/dist/jobs.js`. */
+  readonly urls: readonly string[];
+}
+
+/** Runs `snodo <args>` in `fixture` (or `options.cwd`) under a hook that records every module it resolves. */
 export async function loadedModules(
   fixture: CliFixture,
   args: readonly string[],
-): Promise<{ result: SnodoResult; modules: string[] }> {
-  const record = join(fixture.directory, 'loaded-modules.txt');
+  options: { readonly cwd?: string } = {},
+): Promise<LoadedModules> {
+  const record = join(fixture.directory, 'loaded-modules.jsonl');
   const hooks = join(fixture.directory, 'record-modules.mjs');
   const register = join(fixture.directory, 'register-record-modules.mjs');
   writeFileSync(
@@ -19,7 +29,7 @@ export async function loadedModules(
     `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(record)}, resolved.url + '\\n');
+  appendFileSync(${JSON.stringify(record)}, JSON.stringify({ specifier, url: resolved.url }) + '\\n');
   return resolved;
 }
 `,
@@ -30,7 +40,16 @@ export async function resolve(specifier, context, next) {
   );
   writeFileSync(record, '');
   const result = await fixture.snodo(args, {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
   });
-  return { result, modules: readFileSync(record, 'utf8').split('\n').filter(Boolean) };
+  const entries = readFileSync(record, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { specifier: string; url: string });
+  return {
+    result,
+    specifiers: entries.map((entry) => entry.specifier),
+    urls: entries.map((entry) => entry.url),
+  };
 }

@@ -84,13 +84,13 @@ describe('snodo config', () => {
       ['config', 'keys'],
       ['config', 'show'],
     ]) {
-      const { result, modules } = await loadedModules(fixture, args);
+      const { result, urls } = await loadedModules(fixture, args);
       expect(result.exitCode, result.all).toBe(0);
-      expect(modules.some((url) => url.endsWith('/packages/core/dist/config.js'))).toBe(true);
+      expect(urls.some((url) => url.endsWith('/packages/core/dist/config.js'))).toBe(true);
       const pipeline =
         /\/node_modules\/(ai|@ai-sdk\/[^/]+|picomatch)\/|\/packages\/(audit|llm|coder-[^/]+)\/dist\/|\/packages\/core\/dist\/index\.js$/;
       expect(
-        modules.filter((url) => pipeline.test(url)),
+        urls.filter((url) => pipeline.test(url)),
         `snodo ${args.join(' ')}`,
       ).toEqual([]);
     }

@@ -83,12 +83,12 @@ describe('commands that only read jobs', () => {
 
   it('load no schema library, YAML parser, AI SDK, audit log or pipeline code (the built binary)', async () => {
     for (const args of [...READERS(jobId), ['config', 'path']]) {
-      const { result, modules } = await loadedModules(fixture, args);
+      const { result, urls } = await loadedModules(fixture, args);
       expect(result.exitCode, result.all).toBe(0);
       // The recorder works: core's lean entries are in the list.
-      expect(modules.some((url) => /\/packages\/core\/dist\/(jobs|paths)\.js$/.test(url))).toBe(true);
+      expect(urls.some((url) => /\/packages\/core\/dist\/(jobs|paths)\.js$/.test(url))).toBe(true);
       expect(
-        modules.filter((url) => HEAVY_MODULES.test(url)),
+        urls.filter((url) => HEAVY_MODULES.test(url)),
         `snodo ${args.join(' ')}`,
       ).toEqual([]);
     }
