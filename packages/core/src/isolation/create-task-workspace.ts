@@ -86,7 +86,7 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
     base: options.base,
     configuredBase: options.configuredBase,
   });
-  const branch = await taskBranchName({ cwd: repositoryRoot, jobId: options.jobId, task: options.task });
+  const branch = taskBranchName({ jobId: options.jobId, task: options.task });
   const taskRef = `refs/heads/${branch}`;
   const worktreePath = path.join(
     canonicalPath(options.worktreesDirectory),

@@ -50,7 +50,7 @@ export function assertJobId(jobId: string): void {
  * The task branch `snodo/<jobId>-<slug>`, checked against the shape that makes it a valid git branch name,
  * so a name git would reject or reinterpret never reaches a ref update.
  */
-export async function taskBranchName(options: { cwd: string; jobId: string; task: string }): Promise<string> {
+export function taskBranchName(options: { jobId: string; task: string }): string {
   assertJobId(options.jobId);
   const branch = `${taskBranchPrefix}${options.jobId}-${taskSlug(options.task)}`;
   // By construction the name is a valid git branch: `snodo/`, then a job id (letters, digits, `_`, `-`,
