@@ -81,6 +81,8 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   PROTOCOL_TEMPLATE_UNKNOWN: badInput,
   WORKSPACE_FOREIGN: badInput,
   WORKTREE_DIRTY: badInput,
+  // A remote landing or `audit verify --remote` given a remote, id or commit it cannot use.
+  REMOTE_LANDING_INVALID: badInput,
   // A model string that cannot be read is a typo on the command line or in config, not a provider failure.
   LLM_MODEL_STRING_INVALID: badInput,
   // `snodo audit reset` without a reason, or with nothing to reset.
@@ -96,6 +98,8 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   REPOSITORY_TAMPERED: halted,
   WORKSPACE_BRANCH_MISMATCH: halted,
   WORKSPACE_TAMPERED: halted,
+  // A worker id registered on the shared remote with another key: replacing it would orphan its chain.
+  WORKER_KEY_CONFLICT: halted,
   // Stopped by the user.
   CODER_ABORTED: cancelled,
   LLM_CALL_ABORTED: cancelled,
@@ -134,6 +138,7 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   LLM_PROVIDER_NOT_INSTALLED: failure,
   LOCK_TIMEOUT: failure,
   PROPOSAL_PATH_REFUSED: failure,
+  REMOTE_TRANSFER_FAILED: failure,
   SANDBOX_INVALID: failure,
   SANDBOX_UNAVAILABLE: failure,
   SNODO_MUTATION_BLOCKED: failure,

@@ -309,6 +309,47 @@ export const WorkspaceSetupToolMissingError = defineSnodoError({
 export type WorkspaceSetupToolMissingError = InstanceType<typeof WorkspaceSetupToolMissingError>;
 
 /**
+ * A remote landing, a key registration or `snodo audit verify --remote` was given something it cannot use:
+ * a remote that is not configured in the clone, a worker id, job id or branch that cannot be part of a ref
+ * name, a commit id that is not one. Bad input (exit 2), refused before anything is fetched or pushed.
+ */
+export const RemoteLandingInvalidError = defineSnodoError({
+  name: 'RemoteLandingInvalidError',
+  code: 'REMOTE_LANDING_INVALID',
+  message: (options: { what: string; value: string; problem: string }) =>
+    `${options.what} ${JSON.stringify(options.value)} cannot be used: ${options.problem}.`,
+});
+export type RemoteLandingInvalidError = InstanceType<typeof RemoteLandingInvalidError>;
+
+/**
+ * A worker id is registered on the shared remote with another public key than this `$SNODO_HOME`'s:
+ * registering would replace the key every checkpoint of that worker's chain was signed with. A governance
+ * halt (exit 1); the fix is another worker id, or this machine's old `$SNODO_HOME`.
+ */
+export const WorkerKeyConflictError = defineSnodoError({
+  name: 'WorkerKeyConflictError',
+  code: 'WORKER_KEY_CONFLICT',
+  message: (options: { workerId: string; remote: string; registeredKeyId: string; keyId: string }) =>
+    `Worker ${options.workerId} is registered on ${options.remote} with key ${options.registeredKeyId}, but this ` +
+    `machine's signing key is ${options.keyId}. snodo never replaces a registered key (it signed that worker's ` +
+    'chain). Start this worker with another worker id, or with the SNODO_HOME that holds the registered key.',
+});
+export type WorkerKeyConflictError = InstanceType<typeof WorkerKeyConflictError>;
+
+/**
+ * The shared remote could not be read or written for a reason that is not a lost race: git could not reach
+ * it, or refused the transfer. An environment failure (exit 3) naming git's message.
+ */
+export const RemoteTransferFailedError = defineSnodoError({
+  name: 'RemoteTransferFailedError',
+  code: 'REMOTE_TRANSFER_FAILED',
+  message: (options: { remote: string; operation: string; detail: string }) =>
+    `Could not ${options.operation} ${options.remote}: ${options.detail}. Check that the remote is reachable ` +
+    `(\`git ls-remote ${options.remote}\`) and try again.`,
+});
+export type RemoteTransferFailedError = InstanceType<typeof RemoteTransferFailedError>;
+
+/**
  * Every error code `@snodo/core` throws, read off the error classes themselves (renaming a code changes
  * this union, and the CLI's exit map stops compiling until the new code is mapped), and `INTERNAL_ERROR`:
  * the code a job's result carries when something that is not a snodo error ended it (a bug).
@@ -340,6 +381,8 @@ export type CoreErrorCode =
       | typeof ProtocolInvalidError
       | typeof ProtocolNotFoundError
       | typeof ProtocolTemplateUnknownError
+      | typeof RemoteLandingInvalidError
+      | typeof RemoteTransferFailedError
       | typeof RepositoryTamperedError
       | typeof SandboxUnavailableError
       | typeof TaskEmptyError
@@ -349,5 +392,6 @@ export type CoreErrorCode =
       | typeof WorkspaceSetupFailedError
       | typeof WorkspaceSetupToolMissingError
       | typeof WorkspaceTamperedError
+      | typeof WorkerKeyConflictError
       | typeof WorktreeDirtyError
     >;

@@ -99,6 +99,19 @@ export { DEFAULT_PROTOCOL_TEMPLATE, renderProtocolTemplate } from './protocol/pr
 export { formatSourceIssue, type SourceIssue } from './protocol/source-issue.js';
 /** What `snodo init` writes into a template: the detected test command and workspace setup. */
 export type { TemplateCommands } from './protocol/template-commands.js';
+// ── Many machines: landing on a shared remote ─────────────────────────────────────────────────────────
+/** Lands a task commit on the shared remote's base with an atomic, leased push and the lander's chain. */
+export {
+  landOnRemote,
+  type RemoteLandingRequest,
+  type RemoteLandingResult,
+} from './remote-landing/land-on-remote.js';
+/** Registers a worker's public key on the shared remote (`refs/snodo/keys`), once per worker id. */
+export {
+  type RegisterWorkerKeyRequest,
+  type RegisterWorkerKeyResult,
+  registerWorkerKey,
+} from './remote-landing/register-worker-key.js';
 /** A human abandons a job and its workspace. */
 export { abandonJob } from './tasks/abandon-job.js';
 /** A human approves an escalated job: the pipeline continues from where it stopped. */

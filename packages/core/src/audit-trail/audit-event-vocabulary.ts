@@ -189,6 +189,37 @@ export interface AuditEventDataByType {
   };
   /** A job left `running` by a process that is gone was marked `interrupted`. */
   'job-interrupt': { readonly pid: number; readonly previous_status: 'running' };
+  /**
+   * A lander is about to push a landing to the shared remote (issue 16): the landing commit's `Snodo-Audit`
+   * trailer names this event, and this event names what that commit is made of (its tree and parents), so
+   * `snodo audit verify --remote` can tell the commit it anchors. One per push attempt.
+   */
+  'remote-landing-start': {
+    readonly worker: string;
+    readonly remote: string;
+    readonly base_ref: string;
+    readonly base_commit: string;
+    readonly task_commit: string;
+    readonly task_base: string;
+    readonly tree: string;
+    readonly parents: readonly string[];
+    readonly attempt: number;
+    readonly recheck: 'not-needed' | 'passed' | 'not-given';
+  };
+  /**
+   * How one landing attempt on the shared remote ended: `landed`, `rejected` (another lander moved a ref
+   * first; the lander fetches and tries again) or `kept` (nothing moved; `reason` says why).
+   */
+  'remote-landing-end': {
+    readonly worker: string;
+    readonly remote: string;
+    readonly base_ref: string;
+    readonly attempt: number;
+    readonly outcome: 'landed' | 'rejected' | 'kept';
+    readonly commit: Maybe<string>;
+    readonly reason: Maybe<string>;
+    readonly conflicted_files: Maybe<readonly string[]>;
+  };
 }
 
 /** The type of an event core appends (`job-start`, `gate-verdict`, `repository-tamper`…). */
