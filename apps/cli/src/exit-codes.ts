@@ -61,6 +61,7 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   // Protocol, config, selection and repository state the user named.
   BASE_BRANCH_NOT_FOUND: badInput,
   BASE_BRANCH_REQUIRED: badInput,
+  BUDGET_INVALID: badInput,
   CODER_CONFIG_INVALID: badInput,
   CODER_REGISTRATION_INVALID: badInput,
   CODER_PACKAGE_INVALID: badInput,

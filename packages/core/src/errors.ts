@@ -80,6 +80,21 @@ export type AuditResetRefusedError = InstanceType<typeof AuditResetRefusedError>
  * kind than its registration. Raised when the registry is built or a coder is loaded, before any work
  * starts, so the message points at the registration or config key to fix.
  */
+/**
+ * A spending cap that cannot mean anything (`--max-cost -1`, `--max-tokens 1.5`, NaN): refused before a job
+ * exists, naming the flag and what it takes.
+ */
+export const BudgetInvalidError = defineSnodoError({
+  name: 'BudgetInvalidError',
+  code: 'BUDGET_INVALID',
+  message: (options: { flag: string; value: string; kind: 'cost' | 'tokens' }) =>
+    `${options.flag} ${options.value} is not a usable cap: ` +
+    (options.kind === 'cost'
+      ? 'it takes US dollars above zero, like 2.50.'
+      : 'it takes a whole number of tokens above zero, like 200000.'),
+});
+export type BudgetInvalidError = InstanceType<typeof BudgetInvalidError>;
+
 export const CoderRegistrationInvalidError = defineSnodoError({
   name: 'CoderRegistrationInvalidError',
   code: 'CODER_REGISTRATION_INVALID',
@@ -363,6 +378,7 @@ export type CoreErrorCode =
       | typeof AuditResetRefusedError
       | typeof BaseBranchNotFoundError
       | typeof BaseBranchRequiredError
+      | typeof BudgetInvalidError
       | typeof CoderContractViolationError
       | typeof CoderPackageInvalidError
       | typeof CoderRegistrationInvalidError

@@ -13,6 +13,15 @@ export { auditLogPath, signingKeyDirectory } from './audit-trail/audit-paths.js'
 // ── Audit ─────────────────────────────────────────────────────────────────────────────────────────────
 /** A repository's audit log as the pipeline uses it: append, checkpoint, verify. */
 export { AuditTrail } from './audit-trail/audit-trail.js';
+/** A job's spending caps and what it spent against them (SPEC §15), for `snodo meta` and `task show`. */
+export {
+  type BudgetCrossing,
+  describeCrossing,
+  formatUsd,
+  type JobBudget,
+  type JobSpend,
+  jobSpend,
+} from './budget/index.js';
 /** Whether one registered coder can run here, checked as a run checks it. */
 export { type CoderStatus, checkCoder } from './coders/check-coder.js';
 // ── Coders, config, protocol ──────────────────────────────────────────────────────────────────────────

@@ -163,6 +163,29 @@ export interface AuditEventDataByType {
     readonly reason: Maybe<string>;
     readonly outcome: string;
   };
+  /**
+   * The job's spend reached a cap (SPEC §15): which one, its limit, the spend so far (total and per role, cost
+   * in micro-dollars) and where the job was; the job escalates with its work kept. Limits are tokens, or
+   * micro-dollars for `cost` (the log holds integers only).
+   */
+  'budget-exceed': {
+    readonly cap: 'cost' | 'tokens';
+    readonly limit: number;
+    readonly phase: string;
+    readonly spent_tokens: number;
+    readonly spent_cost_micro_usd: number | null;
+    readonly roles: Data;
+  };
+  /** A human raised a cap to continue a job stopped at it (`snodo task approve --budget`); units as above. */
+  'budget-raise': {
+    readonly by: string;
+    readonly at: string;
+    readonly cap: 'cost' | 'tokens';
+    readonly old: number | null;
+    readonly new: number;
+    readonly spent_tokens: number;
+    readonly spent_cost_micro_usd: number | null;
+  };
   /** A human merged a kept branch (`snodo task merge`). */
   'job-merge': { readonly by: string; readonly at: string; readonly previous_outcome: Maybe<string> };
   /** A human rejected a halted job (`snodo task reject`). */

@@ -169,6 +169,28 @@ export const jobStateSchema = z.object({
       overlappingPaths: z.array(z.string()).optional(),
     })
     .optional(),
+  /**
+   * The job's spending caps with their sources (`flag`, `protocol`, `approve`), and, when the job stopped at
+   * one, what it had spent then and where (SPEC §15). `snodo task approve --budget` raises a cap and clears
+   * `exceeded`. Absent for a job without caps.
+   */
+  budget: z
+    .object({
+      maxCostUsd: z.object({ value: z.number().positive(), source: z.string() }).optional(),
+      maxTokens: z.object({ value: z.number().int().positive(), source: z.string() }).optional(),
+      exceeded: z
+        .object({
+          cap: z.enum(['cost', 'tokens']),
+          limit: z.number().positive(),
+          costUsd: z.number().nonnegative().nullable(),
+          tokens: z.number().int().nonnegative(),
+          /** `pre_execute` (before the coder ran), `execute` (the coder was stopped), `post_execute`. */
+          phase: z.string(),
+          at: z.string(),
+        })
+        .optional(),
+    })
+    .optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   checkpoint: z.string().optional(),
   decisions: z.array(decisionRecordSchema),

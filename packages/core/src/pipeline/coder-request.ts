@@ -31,7 +31,8 @@ export function buildCoderRequest(
     model: coder.models.coder.model,
     env: coder.env,
     timeoutMs: coder.timeout.value * 1000,
-    abortSignal: run.signal ?? new AbortController().signal,
+    // A budget stop aborts this attempt the way Ctrl-C does: the adapter stops the coder's process group.
+    abortSignal: run.budget?.attemptSignal(run.signal) ?? run.signal ?? new AbortController().signal,
     instructions: options.instructions,
     instructionsPath: run.paths.instructions,
     transcriptPath: run.paths.transcript,
@@ -46,6 +47,7 @@ export function buildCoderRequest(
           run.emit({ ...event, jobId: run.jobId });
           return;
         case 'usage':
+          run.budget?.observeCoderUsage(event.usage, coder.models.coder.model);
           run.emit({
             type: 'usage',
             jobId: run.jobId,

@@ -117,6 +117,7 @@ export async function finishJob(
     attempts: state.attempts.length,
     verdicts: state.verdicts,
     usage: state.usage,
+    ...(state.budget ? { budget: state.budget } : {}),
     durationMs,
     ...(ending.error ? { error: ending.error } : {}),
     ...(checkpoint ? { checkpoint } : {}),

@@ -2,6 +2,7 @@ import type { CoderV1Usage } from '@snodo/coder-sdk';
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import type { AuditEventData, AuditEventType } from '../audit-trail/audit-event-vocabulary.js';
 import type { AuditTrail } from '../audit-trail/index.js';
+import type { BudgetWatch } from '../budget/budget-watch.js';
 import type { EventChannel } from '../events/event-channel.js';
 import { type JobPaths, type JobState, updateJobState } from '../jobs/index.js';
 import type { RunContext } from './run-context.js';
@@ -25,6 +26,9 @@ export class JobRun {
     readonly usage: UsageLedger,
     readonly startedAt: number,
   ) {}
+
+  /** The job's spending caps as usage arrives (SPEC §15); set by whoever starts or continues a job with caps. */
+  budget: BudgetWatch | undefined;
 
   get signal(): AbortSignal | undefined {
     return this.options.signal;

@@ -1,4 +1,4 @@
-import type { JobStatus, RoleUsage, VerdictRecord } from '../jobs/index.js';
+import type { JobState, JobStatus, RoleUsage, VerdictRecord } from '../jobs/index.js';
 
 /**
  * How a run ended. Outcomes:
@@ -35,6 +35,8 @@ export interface RunTaskResult {
   readonly attempts: number;
   readonly verdicts: readonly VerdictRecord[];
   readonly usage: Readonly<Record<string, RoleUsage>>;
+  /** The job's caps and, when it stopped at one, the spend then (`state.json`'s `budget`). */
+  readonly budget?: JobState['budget'];
   readonly durationMs: number;
   /** The error behind a `failed` or `halted` outcome, when there was one. */
   readonly error?: { readonly code: string; readonly message: string };

@@ -4,12 +4,14 @@ import type { CoderPromptFinding } from '@snodo/coder-sdk';
 import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { classifyValidator, isRecoverable, loadDiffContext } from '../gates/index.js';
+import { revParse } from '../git/index.js';
 import type { LandingStrategy } from '../isolation/index.js';
 import { createJob } from '../jobs/index.js';
 import { openProject } from '../project/open-project.js';
 import { checkStartingPoint, decideTask } from '../project/plan-task.js';
 import type { TaskDecisions } from '../project/task-plan.js';
 import { type ProtocolMode, validatorsForMode } from '../protocol/index.js';
+import { haltForBudget, watchBudget } from './budget-halt.js';
 import { finishJob } from './finish-job.js';
 import type { JobContainment } from './job-containment.js';
 import { endingFromDecision, endingFromError, type JobEnding } from './job-ending.js';
@@ -28,7 +30,7 @@ import { type ResolvedCoder, resolveCoder } from './stage-resolve.js';
 import { runWorkspaceSetup } from './stage-setup.js';
 import { discardUnusedWorkspace, type OpenedWorkspace, openWorkspace } from './stage-workspace.js';
 import type { RunWorkspace } from './task-workspace.js';
-import { UsageLedger } from './usage-ledger.js';
+import { toMicroDollars, UsageLedger } from './usage-ledger.js';
 
 /** A running task: its events as they happen, and its result when it ends. */
 export interface RunTaskHandle {
@@ -108,6 +110,9 @@ async function orchestrate(
       base: options.base,
       mergeStrategy: options.mergeStrategy,
       timeoutSeconds: options.timeoutSeconds,
+      // The audit log holds integers only: the dollar cap travels in micro-dollars.
+      ...(options.maxCostUsd === undefined ? {} : { maxCostMicroUsd: toMicroDollars(options.maxCostUsd) }),
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     };
     const job = createJob({
       repositoryRoot: context.repositoryRoot,
@@ -126,6 +131,7 @@ async function orchestrate(
       Date.now(),
     );
     run.emit({ type: 'job-start', jobId: run.jobId, task: options.task });
+    await watchBudget(run, plan.budget);
     for (const landing of recovered)
       run.note(
         landing.action === 'finished' || landing.action === 'not-moved' ? 'info' : 'warn',
@@ -243,6 +249,15 @@ async function governedRun(
     return endingFromDecision('pre_execute', pre.decision, pre.verdicts);
   }
   if (pre.decision.action === 'proceed_with_log') run.note('info', pre.decision.justification);
+  // The classifier and the pre-execute judges may already have spent the budget: ask before a workspace.
+  const spentBefore = run.budget?.crossedNow();
+  if (spentBefore !== undefined) {
+    if (opened !== undefined) {
+      await discardUnusedWorkspace(run, opened.workspace);
+      onWorkspace(undefined);
+    }
+    return haltForBudget(run, 'pre_execute', spentBefore);
+  }
 
   if (opened === undefined) {
     opened = await openWorkspace(run, coder);
@@ -267,22 +282,36 @@ export async function executeAndLand(
     containment: JobContainment;
     /** Coder attempts at most; default `1 + execution.max_fix_attempts`. */
     maxAttempts?: number;
+    /** The first attempt's number: a job continued over a raised budget goes on after its recorded ones. */
+    firstAttempt?: number;
+    /** The first attempt continues work a budget stop cut short (its prompt says so). */
+    continuing?: boolean;
   },
 ): Promise<JobEnding> {
   const { coder, mode, workspace, containment } = options;
   const { protocol } = run.context;
   const judgingModel = coder.models.judging.model;
   const maxAttempts = options.maxAttempts ?? 1 + protocol.execution.max_fix_attempts;
+  const firstAttempt = options.firstAttempt ?? 1;
+  const lastAttempt = firstAttempt + maxAttempts - 1;
   let findings: CoderPromptFinding[] = [];
   let lastHalt: JobEnding | undefined;
-  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+  for (let attempt = firstAttempt; attempt <= lastAttempt; attempt += 1) {
+    // Judges of the round before may have spent what was left: no new coder attempt past a cap.
+    const spent = run.budget?.crossedNow();
+    if (spent !== undefined) return haltForBudget(run, attempt === 1 ? 'pre_execute' : 'post_execute', spent);
+    const continuing = attempt === firstAttempt && options.continuing === true;
     const executed = await run.stage(
       'execute',
-      () => executeAttempt(run, { coder, mode, workspace, containment, attempt, findings }),
+      () => executeAttempt(run, { coder, mode, workspace, containment, attempt, findings, continuing }),
       { attempt, detail: coder.adapter.displayName },
     );
-    if (executed.status === 'no-changes') {
-      if (attempt === 1) {
+    const stoppedAt = executed.stoppedByBudget ? run.budget?.stoppedAttempt() : undefined;
+    if (stoppedAt !== undefined) return haltForBudget(run, 'execute', stoppedAt);
+    // Continuing work a budget stop kept: an attempt that only finishes without a new edit still has a change.
+    const keptWork = continuing && (await revParse(workspace.worktreePath, 'HEAD')) !== workspace.baseCommit;
+    if (executed.status === 'no-changes' && !keptWork) {
+      if (attempt === firstAttempt && !continuing) {
         return {
           status: 'done',
           outcome: 'no_changes',
@@ -316,7 +345,7 @@ export async function executeAndLand(
     const recoverable = isRecoverable(post.verdicts, post.decision, {
       fixFailingTests: protocol.execution.fix_failing_tests,
     });
-    if (!recoverable || attempt === maxAttempts) return lastHalt;
+    if (!recoverable || attempt === lastAttempt) return lastHalt;
     findings = findingsFrom(post.verdicts);
     run.note(
       'info',

@@ -20,34 +20,50 @@ export interface AttemptOutcome {
   readonly commit?: string;
   readonly changedFiles: readonly string[];
   readonly result: CoderV1Result;
+  /** The job's budget ran out during the attempt: the coder was stopped (or had just finished). */
+  readonly stoppedByBudget: boolean;
 }
 
 /**
  * Runs the coder under the repository guard: tampering found after the attempt outranks however it ended.
  * A failed attempt may still have spent tokens (a truncated answer, an exhausted turn budget); coders attach
- * them to the error so the job's cost stays true.
+ * them to the error so the job's cost stays true, else the last usage it reported while running counts.
+ * An attempt the job's budget stopped (SPEC §15) is not a failure: it comes back as an empty result, and
+ * what the coder left in the worktree is committed like any attempt's work.
  */
 async function runGuarded(
   run: JobRun,
   coder: ResolvedCoder,
   request: CoderV1Request,
   processRecord: CoderProcessRecord,
-): Promise<CoderV1Result> {
+): Promise<{ result: CoderV1Result; stoppedByBudget: boolean }> {
   const guard = await takeJobGuard(run);
   const during = `${coder.adapter.displayName}'s attempt ${request.attempt}`;
+  const started = Date.now();
   let result: CoderV1Result;
   try {
     result = await coder.adapter.doRun(request);
   } catch (error) {
     await processRecord.forget();
     await guard.verify(during);
-    const spent = (error as { usage?: CoderV1Result['usage'] }).usage;
+    const inFlight = run.budget?.takeInFlightUsage();
+    const spent = (error as { usage?: CoderV1Result['usage'] }).usage ?? inFlight;
     if (spent) await run.recordUsage('coder', { ...spent, model: spent.model ?? coder.models.coder.model });
+    if (run.budget?.stoppedAttempt() !== undefined && run.signal?.aborted !== true) {
+      const stopped: CoderV1Result = {
+        status: 'changed',
+        changedFiles: [],
+        usage: null,
+        durationMs: Date.now() - started,
+      };
+      return { result: stopped, stoppedByBudget: true };
+    }
     throw error;
   }
+  run.budget?.takeInFlightUsage();
   await processRecord.forget();
   await guard.verify(during);
-  return result;
+  return { result, stoppedByBudget: run.budget?.stoppedAttempt() !== undefined };
 }
 
 /**
@@ -65,6 +81,8 @@ export async function executeAttempt(
     containment: JobContainment;
     attempt: number;
     findings: readonly CoderPromptFinding[];
+    /** This attempt continues work a budget stop cut short. */
+    continuing?: boolean;
   },
 ): Promise<AttemptOutcome> {
   const { coder, attempt } = options;
@@ -92,15 +110,16 @@ export async function executeAttempt(
   });
 
   const started = Date.now();
-  const result = await runGuarded(run, coder, request, processRecord);
+  const { result, stoppedByBudget } = await runGuarded(run, coder, request, processRecord);
   if (options.workspace.isolated && readWorkspaceMarker(workspace) !== undefined) {
     // Filesystem only: a planted `.git/commondir` or a swapped `.git` must be found before snodo runs git
     // in the workspace again (it would read a config that is not snodo's).
     assertWorkspaceIntact({ worktreePath: workspace, branch: options.workspace.branch });
   }
   // After snodo's own `git add --all` and commit nothing can be left over, so that re-check is spared.
+  // A coder stopped by the budget made no commit of its own: snodo commits what it left, as for proposals.
   const committedEverything =
-    coder.adapter.kind === 'engine-managed' &&
+    (coder.adapter.kind === 'engine-managed' || stoppedByBudget) &&
     result.status === 'changed' &&
     (await commitProposals(run, coder, workspace, result, options.workspace.isolated)) !== undefined;
   const checked = await checkAttempt(coder, workspace, headBefore, { committedEverything });
@@ -127,6 +146,7 @@ export async function executeAttempt(
     status,
     changedFiles: checked.changedFiles,
     result,
+    stoppedByBudget,
     ...(checked.commit ? { commit: checked.commit } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { resolveJobBudget } from '../budget/index.js';
 import { checkCoder } from '../coders/check-coder.js';
 import { resolveBaseBranch, useCurrentCheckout } from '../isolation/index.js';
 import { redactKnownSecrets } from '../pipeline/known-secrets.js';
@@ -99,6 +100,7 @@ export function decideTask(context: RunContext, request: TaskRequest): TaskDecis
       protocol,
     }),
     maxFixAttempts: protocol.execution.max_fix_attempts,
+    budget: resolveJobBudget(request, protocol),
     missingModels: findMissingModels({ protocol, choice: mode, selection, classifierModel }),
     missingCredentials: findMissingCredentials({
       protocol,

@@ -1,4 +1,5 @@
 import type { LlmCredentialsMissingError } from '@snodo/llm';
+import type { JobBudget } from '../budget/index.js';
 import type { CoderStatus } from '../coders/check-coder.js';
 import type { LandingStrategy, ResolvedBaseBranch } from '../isolation/index.js';
 import type {
@@ -29,6 +30,10 @@ export interface TaskRequest extends Omit<SelectionRequest, 'mode'> {
   readonly mergeStrategy?: LandingStrategy | undefined;
   /** `--timeout <seconds>`: the coder's wall-clock limit per attempt. */
   readonly timeoutSeconds?: number | undefined;
+  /** `--max-cost <usd>`: the job's cap in dollars; overrides `execution.max_cost_usd`. */
+  readonly maxCostUsd?: number | undefined;
+  /** `--max-tokens <n>`: the job's cap in tokens; overrides `execution.max_tokens`. */
+  readonly maxTokens?: number | undefined;
 }
 
 /**
@@ -66,6 +71,8 @@ export interface TaskDecisions {
   /** The coder's limit per attempt, in seconds. */
   readonly coderTimeout: Sourced<number>;
   readonly maxFixAttempts: number;
+  /** The job's spending caps (a flag over the protocol), checked as usage arrives; empty when none. */
+  readonly budget: JobBudget;
   /**
    * The models the run needs and nothing configures, as the error `runTask` refuses it with before a job
    * exists; `undefined` when every needed model is there.

@@ -37,6 +37,14 @@ export const protocolExecutionSchema = z.object({
   setup: protocolSetupSchema.default('auto'),
   /** Globs of untracked files (`.env`) copied from the main checkout into the workspace before setup. */
   copy_into_workspace: copyIntoWorkspaceSchema.default([]),
+  /**
+   * The job's spending cap in US dollars, across the classifier, the judges and the coder (SPEC §15); checked
+   * as usage arrives. Reaching it stops the coder, keeps its work and escalates; `snodo task approve <job>
+   * --budget <usd>` continues with a higher cap. `--max-cost` overrides it. Unset: no cap.
+   */
+  max_cost_usd: z.number().positive().finite().optional(),
+  /** The same cap in tokens (input plus output, every role); `--max-tokens` overrides it. */
+  max_tokens: z.number().int().positive().optional(),
   /** @deprecated Python original: retry budget of `snodo run --retry`. Not used. */
   max_retries: count(0, 10).optional(),
   /** @deprecated Python original: age of task branches before pruning. Not used (see `snodo task prune`). */

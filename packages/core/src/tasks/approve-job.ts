@@ -1,5 +1,6 @@
 import { JobActionRefusedError } from '../errors.js';
 import { readJobState } from '../jobs/index.js';
+import { watchBudget } from '../pipeline/budget-halt.js';
 import { finishJob } from '../pipeline/finish-job.js';
 import { prepareJobContainment } from '../pipeline/job-containment.js';
 import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
@@ -10,6 +11,7 @@ import { runWorkspaceSetup } from '../pipeline/stage-setup.js';
 import { openWorkspace } from '../pipeline/stage-workspace.js';
 import type { RunWorkspace } from '../pipeline/task-workspace.js';
 import { type ContinueJobOptions, recordedWorkspace, withExistingJobRun } from './existing-job-run.js';
+import { type BudgetRaise, raisedBudget, recordBudgetRaise } from './raise-budget.js';
 import { openTaskScope } from './task-scope.js';
 
 /**
@@ -17,7 +19,9 @@ import { openTaskScope } from './task-scope.js';
  * goes on — a job escalated after the coder ran is landed; one escalated before it ran goes on to the
  * coder, the post-execute gates and landing. Blockers and validator errors cannot be approved away.
  */
-export async function approveJob(options: ContinueJobOptions & { reason: string }): Promise<RunTaskResult> {
+export async function approveJob(
+  options: ContinueJobOptions & BudgetRaise & { reason: string },
+): Promise<RunTaskResult> {
   const scope = await openTaskScope(options);
   const state = readJobState(scope.repositoryRoot, options.jobId);
   if (state.status !== 'halted' || state.outcome !== 'escalated') {
@@ -31,6 +35,9 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
       hint: `See why with 'snodo task show ${options.jobId}'.`,
     });
   }
+  // A job stopped at its budget goes on only under a higher cap (SPEC §15); refused here when there is none.
+  const budget = raisedBudget(state, options);
+  const overBudget = state.budget?.exceeded;
   // A job escalated before execution has no workspace yet (it is made once the pre-execute gates pass):
   // approving it makes one. One escalated after the coder ran continues in the one it has.
   const recordedBefore = recordedWorkspace(state);
@@ -56,9 +63,11 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
         { action: 'approve', by: scope.actor, at: decidedAt, reason: options.reason },
       ],
     }));
+    if (overBudget !== undefined) await recordBudgetRaise(run, recorded, budget, scope.actor);
+    else await watchBudget(run, budget);
     let ending: JobEnding;
     try {
-      if (recorded.attempts.length > 0) {
+      if (recorded.attempts.length > 0 && overBudget === undefined) {
         // Approving a landing held because the base gained commits snodo did not land accepts exactly the
         // base the human was shown; anything newer escalates again.
         await run.updateState((current) =>
@@ -91,14 +100,19 @@ export async function approveJob(options: ContinueJobOptions & { reason: string 
         workspace = opened.workspace;
         const setup = recordedBefore === undefined ? await runWorkspaceSetup(run, opened) : undefined;
         // The human approved the pre-execute phase: the coder runs once and the post-execute gates judge it
-        // once. If those escalate, that is a new decision about the change, not this one asked again.
+        // once. If those escalate, that is a new decision about the change, not this one asked again. A job
+        // stopped at its budget instead goes on where it stopped, with the fix attempts it had left.
+        const done = recorded.attempts.length;
+        const left = 1 + run.context.protocol.execution.max_fix_attempts - done;
         ending =
           setup ??
           (await executeAndLand(run, {
             coder,
             mode: mode ?? run.context.protocol.modes[0]!,
             ...opened,
-            maxAttempts: 1,
+            maxAttempts: overBudget === undefined ? 1 : Math.max(1, left),
+            firstAttempt: done + 1,
+            continuing: overBudget !== undefined && done > 0,
           }));
       }
     } catch (error) {

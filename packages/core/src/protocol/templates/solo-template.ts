@@ -104,4 +104,6 @@ execution:
   sandbox: auto                  # auto | required | off: the coder and command gates in a sandbox (bubblewrap)
   sandbox_network: true          # false: command gates run without network
   # base_branch: main            # default: the branch checked out when you run snodo
+  # max_cost_usd: 5.00           # budget: stop the coder and ask once the job spent this (all roles)
+  # max_tokens: 2000000          # the same in tokens; --max-cost / --max-tokens override either
 `;
