@@ -8,7 +8,9 @@ import { openAiChatDialect } from './dialect-openai-chat.js';
 import { openAiResponsesDialect } from './dialect-openai-responses.js';
 import { describeRoutes, type MatchedRoute, matchRoute } from './fake-llm-routes.js';
 import { FakeLlmScript, type FakeLlmTurn } from './fake-llm-script.js';
+import { FakePromptCache, type PromptCacheAccount } from './fake-prompt-cache.js';
 import { asRecord } from './json-values.js';
+import { readPromptSegments } from './prompt-segments.js';
 import { mergeUsage, planFinalAnswer, planTurn, type TurnPlan } from './reply-planner.js';
 import { type FakeLlmRecordedRequest, redactHeaders, redactQuery, requestContains } from './request-log.js';
 import { builtInSideRequestRules, findSideRequestRule, type SideRequestRule } from './side-requests.js';
@@ -34,6 +36,13 @@ export interface FakeLlmOptions {
   host?: string;
   /** Port to listen on. Defaults to 0 (a free port). */
   port?: number;
+  /**
+   * Account for prompt caching the way each provider does (see `FakePromptCache`): each generation
+   * request's input tokens are estimated from its prompt (characters / 4) and split into cache reads,
+   * cache writes (Anthropic) and plain input, against what this server instance saw before. A turn that
+   * scripts its own `usage` keeps it. Off by default, so scripted and default usage stay exact.
+   */
+  promptCache?: boolean;
 }
 
 /** A running fake LLM server. */
@@ -87,6 +96,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const requests: FakeLlmRecordedRequest[] = [];
   const problems: string[] = [];
   const openResponses = new Set<ServerResponse>();
+  const promptCache = options.promptCache === true ? new FakePromptCache() : undefined;
   let idCounter = 0;
   const nextId = (prefix: string) => {
     idCounter += 1;
@@ -117,6 +127,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       problem: undefined,
       writeStrategy: undefined,
       toolNames: [],
+      promptCache: undefined,
       status: undefined,
     };
     requests.push(entry);
@@ -183,6 +194,19 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       writeJson(response, 200, dialect.name === 'gemini' ? { totalTokens: count } : { input_tokens: count });
       return;
     }
+    const pending =
+      promptCache === undefined
+        ? undefined
+        : promptCache.account(dialect.name, view.model, readPromptSegments(dialect.name, body));
+    const account = pending?.account;
+    entry.promptCache = account;
+    // The prompt is cached once its answer has gone out, so requests sent together all miss.
+    if (pending !== undefined) {
+      response.on('finish', () => {
+        if (response.statusCode < 400) pending.remember();
+      });
+    }
+    const accounted = (usage: FakeLlmUsage) => withPromptCache(usage, account);
     const context = {
       response,
       view,
@@ -199,7 +223,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         text: sideRule.answer(view),
         toolCalls: [],
         finish: 'stop',
-        usage: defaultUsage,
+        usage: accounted(defaultUsage),
       };
       dialect.writeReply(reply, context);
       return;
@@ -207,7 +231,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const turn = script.peek();
     if (turn === undefined) {
       entry.exhausted = true;
-      dialect.writeReply(planFinalAnswer(view, options.finalText ?? 'done', defaultUsage), context);
+      dialect.writeReply(
+        planFinalAnswer(view, options.finalText ?? 'done', accounted(defaultUsage)),
+        context,
+      );
       return;
     }
     const plan: TurnPlan = planTurn(turn, view, { defaultUsage, workspaceDir: options.workspaceDir });
@@ -228,7 +255,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       else writeJson(response, plan.status, plan.body, plan.headers);
       return;
     }
-    dialect.writeReply(plan.reply, context);
+    const scriptedUsage = 'usage' in turn && turn.usage !== undefined;
+    dialect.writeReply(
+      scriptedUsage ? plan.reply : { ...plan.reply, usage: accounted(plan.reply.usage) },
+      context,
+    );
   }
 
   const server = createServer((request, response) => {
@@ -335,5 +366,16 @@ function modelList(models: readonly string[], style: 'openai' | 'gemini'): unkno
     has_more: false,
     first_id: models[0] ?? null,
     last_id: models.at(-1) ?? null,
+  };
+}
+
+/** `usage` with its prompt tokens replaced by the prompt cache's account of the request, if there is one. */
+function withPromptCache(usage: FakeLlmUsage, account: PromptCacheAccount | undefined): FakeLlmUsage {
+  if (account === undefined) return usage;
+  return {
+    ...usage,
+    input: account.promptTokens,
+    cached: account.readTokens,
+    cacheWrite: account.writeTokens,
   };
 }

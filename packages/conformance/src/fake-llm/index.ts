@@ -14,6 +14,7 @@ export { FakeLlmScript, fakeLlmTurnSchema } from './fake-llm-script.js';
 export { FakeLlmScriptError } from './fake-llm-script-error.js';
 export type { FakeLlm, FakeLlmOptions } from './fake-llm-server.js';
 export { startFakeLlm } from './fake-llm-server.js';
+export { MIN_CACHEABLE_TOKENS, type PromptCacheAccount } from './fake-prompt-cache.js';
 export type { FileToWrite } from './file-write-commands.js';
 export type { FakeLlmRecordedRequest } from './request-log.js';
 export type { SideRequestRule } from './side-requests.js';

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FakeLlmDialect } from './dialect.js';
 import type { FakeLlmOperation } from './fake-llm-routes.js';
+import type { PromptCacheAccount } from './fake-prompt-cache.js';
 import { stringLeaves } from './json-values.js';
 
 /** What was recorded about one request; tests read these through `FakeLlm.requests`. */
@@ -41,6 +42,8 @@ export interface FakeLlmRecordedRequest {
   writeStrategy: string | undefined;
   /** Names of the tools the request declared. */
   toolNames: string[];
+  /** What the prompt cache made of the request (`promptCache: true` servers, generation requests). */
+  promptCache: PromptCacheAccount | undefined;
   /** HTTP status sent, once the answer has started; `undefined` while pending or hanging. */
   status: number | undefined;
 }
