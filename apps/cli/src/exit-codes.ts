@@ -59,6 +59,8 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   JOB_NOT_FOUND: badInput,
   PROTOCOL_EXISTS: badInput,
   // Protocol, config, selection and repository state the user named.
+  BACKGROUND_START_FAILED: failure,
+  JOB_WAIT_TIMEOUT: failure,
   BASE_BRANCH_NOT_FOUND: badInput,
   BASE_BRANCH_REQUIRED: badInput,
   BUDGET_INVALID: badInput,
@@ -80,6 +82,7 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   PROTOCOL_INVALID: badInput,
   PROTOCOL_NOT_FOUND: badInput,
   PROTOCOL_TEMPLATE_UNKNOWN: badInput,
+  JOB_ID_UNUSABLE: badInput,
   WORKSPACE_FOREIGN: badInput,
   WORKTREE_DIRTY: badInput,
   // A remote landing or `audit verify --remote` given a remote, id or commit it cannot use.

@@ -5,6 +5,7 @@ import type { CommandRuntime } from './commands/command-runtime.js';
 import { registerConfigCommand } from './commands/config/config-command.js';
 import { registerDoctorCommand } from './commands/doctor/doctor-command.js';
 import { registerInitCommand } from './commands/init/init-command.js';
+import { registerJobCommand } from './commands/job/job-command.js';
 import { registerLogsCommand } from './commands/logs/logs-command.js';
 import { registerMetaCommand } from './commands/meta/meta-command.js';
 import { registerModelsCommand } from './commands/models/models-command.js';
@@ -59,6 +60,7 @@ NO_COLOR turns colour off. Exit codes: 0 done, 1 halted, 2 bad input, 3 coder or
   registerTaskCommand(program, runtime);
   registerAuditCommand(program, runtime);
   registerProtocolCommand(program, runtime);
+  registerJobCommand(program, runtime);
   registerModelsCommand(program, runtime);
   return program;
 }

@@ -216,6 +216,19 @@ export const JobNotFoundError = defineSnodoError({
 export type JobNotFoundError = InstanceType<typeof JobNotFoundError>;
 
 /**
+ * A job id chosen by the caller (`runTask({ jobId })`, used by `snodo run --background` so the id exists
+ * before the detached process starts) that is not shaped like one, or names a job that already exists.
+ */
+export const JobIdUnusableError = defineSnodoError({
+  name: 'JobIdUnusableError',
+  code: 'JOB_ID_UNUSABLE',
+  message: (options: { jobId: string; reason: string }) =>
+    `Cannot start a job with the id '${options.jobId}': ${options.reason}. ` +
+    'Leave the id out and snodo picks a new one.',
+});
+export type JobIdUnusableError = InstanceType<typeof JobIdUnusableError>;
+
+/**
  * A `snodo task …` action that does not apply to the job as it stands: approving a blocker (blockers cannot
  * be approved away), merging a running job, abandoning a job that is still running.
  */
@@ -388,6 +401,7 @@ export type CoreErrorCode =
       | typeof GateCommandUnavailableError
       | typeof IsolationFailedError
       | typeof JobActionRefusedError
+      | typeof JobIdUnusableError
       | typeof JobNotFoundError
       | typeof ModeCannotChangeCodeError
       | typeof ModelCoderMismatchError

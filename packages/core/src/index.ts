@@ -75,6 +75,8 @@ export { type RunTaskHandle, runTask } from './pipeline/run-task.js';
 export type { CoderCatalog, RunTaskOptions } from './pipeline/run-task-options.js';
 /** How a run ended (`status`, `outcome`, the landing, usage). */
 export type { RunTaskResult } from './pipeline/run-task-result.js';
+/** Lists snodo's runtime files in `info/exclude` (a background run makes its job directory before the run). */
+export { ensureRuntimeExclusions } from './pipeline/runtime-exclusions.js';
 /** The models a run needs and nothing configures (`snodo coders`, `snodo doctor` say "not ready"). */
 export { checkModels } from './project/check-models.js';
 /** The mode a plan chose and why; a decision with its source. */
@@ -127,6 +129,8 @@ export { abandonJob } from './tasks/abandon-job.js';
 export { approveJob } from './tasks/approve-job.js';
 /** `snodo audit show | verify | export`: read, verify with its anchors, export a job as an attestation. */
 export { exportJobAttestation, readRepositoryAudit, verifyRepositoryAudit } from './tasks/audit-tasks.js';
+/** Asks a running job to stop (audited); it ends `cancelled` with who and when. */
+export { type CancelJobOptions, type CancelJobResult, cancelJob } from './tasks/cancel-job.js';
 /** A job's change against its base (`snodo task diff`). */
 export { diffJob } from './tasks/diff-job.js';
 /** A human lands a kept branch. */

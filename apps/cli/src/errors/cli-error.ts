@@ -5,10 +5,14 @@ const marker = 'snodo.error.CliError';
 /** Every code the CLI raises itself; `exit-codes.ts` maps each, with every package's codes. */
 export type CliErrorCode =
   | 'AUDIT_LOG_NOT_FOUND'
+  /** `snodo run --background` could not start its detached process, or the coder cannot run here. */
+  | 'BACKGROUND_START_FAILED'
   /** The user cancelled a prompt (Ctrl-C): nothing was changed; exit 130. */
   | 'CLI_CANCELLED'
   | 'CLI_USAGE'
   | 'JOB_NOT_FOUND'
+  /** `snodo job wait --timeout` ran out while the job still runs. */
+  | 'JOB_WAIT_TIMEOUT'
   | 'PROTOCOL_EXISTS';
 
 /** The options every CLI error takes. */

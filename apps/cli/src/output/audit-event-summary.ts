@@ -137,6 +137,11 @@ const SUMMARIES: Summaries = {
     ['by', data.by],
     ['reason', data.reason],
   ],
+  'job-cancel': (data) => [
+    ['by', data.by],
+    ['pid', data.pid],
+    ['reason', data.reason],
+  ],
   'job-abandon': (data) => [
     ['by', data.by],
     ['worktree_removed', data.worktree_removed],

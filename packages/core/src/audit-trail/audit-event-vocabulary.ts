@@ -202,6 +202,13 @@ export interface AuditEventDataByType {
     readonly worktree_removed: boolean;
     readonly branch_deleted: boolean;
   };
+  /** A human asked a running job to stop (`snodo job cancel`); the job's own `job-end` follows. */
+  'job-cancel': {
+    readonly by: string;
+    readonly at: string;
+    readonly reason: Maybe<string>;
+    readonly pid: number;
+  };
   /** A landing interrupted by a crash was finished or rolled back at the next start. */
   'landing-recover': {
     readonly action: string;

@@ -70,7 +70,7 @@ const attemptRecordSchema = z.object({
 });
 
 const decisionRecordSchema = z.object({
-  action: z.enum(['approve', 'reject', 'merge', 'abandon']),
+  action: z.enum(['approve', 'reject', 'merge', 'abandon', 'cancel']),
   by: z.string(),
   at: z.string(),
   reason: z.string().optional(),

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { processStartTimeMs, withFileLock } from '@snodo/foundation';
+import { JobIdUnusableError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { createJobId } from './job-id.js';
+import { createJobId, isJobId } from './job-id.js';
 import { type JobPaths, jobPaths, jobsDirectory } from './job-paths.js';
 import { type JobState, type JobTask, jobStateSchema } from './job-state.js';
 import { readJobState } from './read-job-files.js';
@@ -32,19 +33,25 @@ export function createJob(options: {
   cwd: string;
   requestOptions: Record<string, unknown>;
   now?: Date;
+  /** An id the caller allocated (`createJobId`) and may already have made the directory for. */
+  jobId?: string | undefined;
 }): CreatedJob {
   mkdirSync(jobsDirectory(options.repositoryRoot), { recursive: true });
   const createdAt = (options.now ?? new Date()).toISOString();
   for (let tries = 0; ; tries += 1) {
-    const jobId = createJobId();
+    const jobId = options.jobId ?? createJobId();
     const paths = jobPaths(options.repositoryRoot, jobId);
-    try {
-      mkdirSync(paths.directory);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && tries < 10) continue;
-      throw error;
+    if (options.jobId !== undefined) {
+      claimChosenJobId(paths, jobId);
+    } else {
+      try {
+        mkdirSync(paths.directory);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST' && tries < 10) continue;
+        throw error;
+      }
     }
-    mkdirSync(paths.gates);
+    mkdirSync(paths.gates, { recursive: true });
     const task: JobTask = {
       version: 1,
       jobId,
@@ -75,6 +82,27 @@ export function createJob(options: {
     };
     writeFileAtomic(paths.state, serialise(state));
     return { jobId, paths, state };
+  }
+}
+
+/**
+ * Takes a caller's job id: its directory may exist already (`snodo run --background` makes it to hold the
+ * detached process's output), but no job may have been created in it. `task.json` is created exclusively,
+ * so two processes given the same id cannot both start.
+ */
+function claimChosenJobId(paths: JobPaths, jobId: string): void {
+  if (!isJobId(jobId)) {
+    throw new JobIdUnusableError({
+      jobId,
+      reason: 'a job id is `j_` and 6 to 32 lowercase letters or digits',
+    });
+  }
+  mkdirSync(paths.directory, { recursive: true });
+  try {
+    closeSync(openSync(paths.task, 'wx'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw new JobIdUnusableError({ jobId, reason: 'a job with this id already exists' });
   }
 }
 

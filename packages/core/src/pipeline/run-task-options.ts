@@ -32,4 +32,10 @@ export interface RunTaskOptions extends TaskRequest {
   readonly strict?: boolean | undefined;
   /** Who started the run, for the audit log. Default: the OS user name. */
   readonly actor?: string | undefined;
+  /**
+   * The job's id, allocated beforehand with `createJobId` (`snodo run --background` prints it before the
+   * detached process starts). Refused (`JOB_ID_UNUSABLE`) when it is not a job id or a job already has it.
+   * Default: a new id.
+   */
+  readonly jobId?: string | undefined;
 }

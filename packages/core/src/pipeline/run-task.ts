@@ -11,6 +11,7 @@ import { openProject } from '../project/open-project.js';
 import { checkStartingPoint, decideTask } from '../project/plan-task.js';
 import type { TaskDecisions } from '../project/task-plan.js';
 import { type ProtocolMode, validatorsForMode } from '../protocol/index.js';
+import { endingWithCancelRequest, watchCancelRequest } from '../tasks/cancel-request.js';
 import { haltForBudget, watchBudget } from './budget-halt.js';
 import { finishJob } from './finish-job.js';
 import type { JobContainment } from './job-containment.js';
@@ -119,10 +120,13 @@ async function orchestrate(
       task: options.task,
       cwd: options.cwd,
       requestOptions,
+      jobId: options.jobId,
     });
+    // `snodo job cancel` (from any process) asks through a file in the job's directory; it aborts like Ctrl-C.
+    const cancelWatch = watchCancelRequest(job.paths.directory, options.signal);
     const run = new JobRun(
       context,
-      options,
+      { ...options, signal: cancelWatch.signal },
       job.jobId,
       job.paths,
       auditTrail,
@@ -154,9 +158,10 @@ async function orchestrate(
         workspace = created;
       });
     } catch (error) {
-      ending = endingFromError(error, options.signal?.aborted === true);
+      ending = endingFromError(error, cancelWatch.signal.aborted);
     }
-    return await finishJob(run, ending, workspace);
+    cancelWatch.dispose();
+    return await finishJob(run, await endingWithCancelRequest(run, ending), workspace);
   } finally {
     await auditTrail.close();
   }

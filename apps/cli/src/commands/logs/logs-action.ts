@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { jobPaths, readJobState, reconcileDeadJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
+import { backgroundLogPath } from '../../jobs/background-request.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
 
 /** The flags of `snodo logs`. */
@@ -30,8 +31,9 @@ function copyFrom(context: CliContext, path: string, offset: number): number {
 }
 
 /**
- * `snodo logs <job> [--follow]`: prints the transcript; with `--follow`, keeps polling for new output
- * until the job's status is no longer `running`, then prints what is left and stops.
+ * `snodo logs <job> [--follow]`: prints the transcript (for a `--background` run, its `output.log`); with
+ * `--follow`, keeps polling for new output until the job's status is no longer `running`, then prints what
+ * is left and stops.
  */
 export async function logsAction(context: CliContext, reference: string, flags: LogsFlags): Promise<number> {
   const { repositoryRoot, jobId } = await resolveJobId(context.cwd, reference);
@@ -40,7 +42,11 @@ export async function logsAction(context: CliContext, reference: string, flags: 
   await reconcileDeadJobs(options);
   // Fails with JOB_NOT_FOUND (and its hint) before anything is printed.
   let state = readJobState(repositoryRoot, jobId);
-  const path = jobPaths(repositoryRoot, jobId).transcript;
+  // A background run's output (its progress, the coder's lines and the summary) tells more than the
+  // transcript, which holds only the coder's output: that is the log of a job that has one.
+  const paths = jobPaths(repositoryRoot, jobId);
+  const backgroundLog = backgroundLogPath(paths.directory);
+  const path = existsSync(backgroundLog) ? backgroundLog : paths.transcript;
   let offset = copyFrom(context, path, 0);
   while (flags.follow === true && state.status === 'running') {
     await sleep(POLL_INTERVAL_MS);

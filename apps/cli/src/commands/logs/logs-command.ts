@@ -5,7 +5,7 @@ import type { CommandRuntime } from '../command-runtime.js';
 export function registerLogsCommand(program: Command, runtime: CommandRuntime): void {
   program
     .command('logs')
-    .description("print a job's transcript (the coder's output)")
+    .description("print a job's transcript (the coder's output; a background run's whole output)")
     .argument('<job>', 'a job id, a unique beginning of one, or "last"')
     .option('-f, --follow', 'keep printing new output until the job stops running')
     .action(async (job, options) => {

@@ -1,4 +1,4 @@
-import { type RunTaskResult, runTask } from '@snodo/core';
+import { type RunTaskResult, runTask, type TaskRequest } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { builtInCoders } from '../../coders/built-in-coders.js';
 import { exitCodeForResult } from '../../exit-codes.js';
@@ -27,6 +27,26 @@ export interface RunFlags {
 }
 
 /**
+  /** `--background`: start the run detached and print its job id. */
+  readonly background?: boolean | undefined;
+}
+
+/** The task request the flags make: what `runTask` and `planTask` are asked, the same for every caller. */
+export function taskRequestFromFlags(task: string, flags: RunFlags): TaskRequest {
+  return {
+    task,
+    coder: flags.coder,
+    model: flags.model,
+    coderModel: flags.coderModel,
+    mock: flags.mock === true,
+    mode: flags.mode,
+    isolation: flags.isolation !== false,
+    base: flags.base,
+    mergeStrategy: flags.merge,
+    timeoutSeconds: flags.timeout,
+    maxCostUsd: flags.maxCost,
+    maxTokens: flags.maxTokens,
+  };
  * Prints how a run ended: the summary (or the JSON document) on stdout and, for a failure, the error and
  * its fix on stderr. Shared by `snodo run` and `snodo task approve|merge`, which end the same way.
  */
@@ -50,6 +70,10 @@ export async function runAction(context: CliContext, task: string, flags: RunFla
   if (flags.dryRun === true) {
     const { dryRunAction } = await import('./dry-run-action.js');
     return dryRunAction(context, task, flags);
+  if (flags.background === true) {
+    const { backgroundRunAction } = await import('./background-run-action.js');
+    return backgroundRunAction(context, task, flags);
+  }
   }
   const progress = createProgressRenderer(context);
   const interrupts = listenForInterrupts(() =>
@@ -58,20 +82,11 @@ export async function runAction(context: CliContext, task: string, flags: RunFla
   const closed = watchClosedOutput([context.stdout, context.stderr]);
   try {
     const handle = runTask({
-      task,
+      ...taskRequestFromFlags(task, flags),
       cwd: context.cwd,
       env: context.env,
       homeDirectory: context.homeDirectory,
       coders: builtInCoders,
-      coder: flags.coder,
-      model: flags.model,
-      coderModel: flags.coderModel,
-      mock: flags.mock === true,
-      mode: flags.mode,
-      isolation: flags.isolation !== false,
-      base: flags.base,
-      mergeStrategy: flags.merge,
-      timeoutSeconds: flags.timeout,
       strict: flags.strict === true,
       signal: AbortSignal.any([interrupts.signal, closed.signal]),
     });

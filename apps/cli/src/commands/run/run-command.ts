@@ -33,6 +33,7 @@ export function registerRunCommand(program: Command, runtime: CommandRuntime): v
     .addHelpText(
       'after',
       `
+    .option('--background', 'start the run detached, print its job id and return (`snodo job wait <job>`)')
 Examples:
   $ snodo run "Add a CONTRIBUTING.md with setup steps" --mock
   $ snodo run "Add rate limiting to the login route" -m anthropic/claude-sonnet-4-5
@@ -41,6 +42,7 @@ Examples:
 
 Exit codes: 0 done, 1 halted by a gate (job kept), 2 bad input, 3 coder or environment failure,
 130 interrupted.`,
+  $ snodo run "Add a CHANGELOG" --mock --background && snodo job wait last
     )
     .action(async (words, options) => {
       const { runAction } = await import('./run-action.js');
