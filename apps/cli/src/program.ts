@@ -11,6 +11,7 @@ import { registerMetaCommand } from './commands/meta/meta-command.js';
 import { registerModelsCommand } from './commands/models/models-command.js';
 import { registerProtocolCommand } from './commands/protocol/protocol-command.js';
 import { registerRunCommand } from './commands/run/run-command.js';
+import { registerServeCommand } from './commands/serve/serve-command.js';
 import { registerTaskCommand } from './commands/task/task-command.js';
 import { VERSION } from './version.js';
 
@@ -62,5 +63,6 @@ NO_COLOR turns colour off. Exit codes: 0 done, 1 halted, 2 bad input, 3 coder or
   registerProtocolCommand(program, runtime);
   registerJobCommand(program, runtime);
   registerModelsCommand(program, runtime);
+  registerServeCommand(program, runtime);
   return program;
 }

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** The input of `snodo_run_task` and `snodo_dry_run`: a task and the choices a `snodo run` flag makes. */
+export const runTaskInputSchema = z.object({
+  task: z
+    .string()
+    .min(1)
+    .describe(
+      'What the coder should do, in plain words, as a user would type after `snodo run` ' +
+        '(e.g. "Add rate limiting to the login route, with tests"). Up to 256 KiB.',
+    ),
+  coder: z
+    .string()
+    .optional()
+    .describe(
+      'A registered coder id (see snodo_coders), e.g. "claude-code". Default: the protocol and config decide.',
+    ),
+  model: z
+    .string()
+    .optional()
+    .describe(
+      'A "provider/model" string for judging and coding, e.g. "anthropic/claude-sonnet-4-5". Default: config.',
+    ),
+  mock: z
+    .boolean()
+    .optional()
+    .describe(
+      'true runs the offline mock coder and mock judges (for trying snodo out; changes nothing real).',
+    ),
+  base: z
+    .string()
+    .optional()
+    .describe('The branch to start from and land on. Default: the protocol, else the current branch.'),
+});
+
+/** What a client passed to `snodo_run_task` / `snodo_dry_run`. */
+export type RunTaskInput = z.infer<typeof runTaskInputSchema>;
