@@ -123,12 +123,24 @@ export {
   type RegisterWorkerKeyResult,
   registerWorkerKey,
 } from './remote-landing/register-worker-key.js';
+/** What `snodo audit verify --remote` found, with stable failure codes. */
+export type {
+  RemoteAuditFailure,
+  RemoteAuditFailureCode,
+  RemoteAuditVerification,
+  RemoteChainSummary,
+} from './remote-landing/verify-remote-audit.js';
 /** A human abandons a job and its workspace. */
 export { abandonJob } from './tasks/abandon-job.js';
 /** A human approves an escalated job: the pipeline continues from where it stopped. */
 export { approveJob } from './tasks/approve-job.js';
-/** `snodo audit show | verify | export`: read, verify with its anchors, export a job as an attestation. */
-export { exportJobAttestation, readRepositoryAudit, verifyRepositoryAudit } from './tasks/audit-tasks.js';
+/** `snodo audit show | verify [--remote] | export`: read, verify with its anchors or a shared remote's, export. */
+export {
+  exportJobAttestation,
+  readRepositoryAudit,
+  verifyRemoteRepositoryAudit,
+  verifyRepositoryAudit,
+} from './tasks/audit-tasks.js';
 /** Asks a running job to stop (audited); it ends `cancelled` with who and when. */
 export { type CancelJobOptions, type CancelJobResult, cancelJob } from './tasks/cancel-job.js';
 /** A job's change against its base (`snodo task diff`). */

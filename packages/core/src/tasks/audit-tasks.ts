@@ -18,6 +18,7 @@ import {
 } from '../audit-trail/index.js';
 import { JobActionRefusedError } from '../errors.js';
 import { readJobState } from '../jobs/index.js';
+import { type RemoteAuditVerification, verifyRemoteAudit } from '../remote-landing/verify-remote-audit.js';
 import { SNODO_VERSION } from '../version.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 
@@ -45,6 +46,22 @@ export async function verifyRepositoryAudit(
     remote: scope.config.audit?.remote,
   });
   return verification;
+}
+
+/**
+ * `snodo audit verify --remote <remote> [--base <branch>]`: one verifiable history across workers (issue
+ * 16): every worker chain on the remote verified and signed by its registered key, and every snodo landing
+ * on the base's first-parent history anchored in one chain; see `verifyRemoteAudit`.
+ */
+export async function verifyRemoteRepositoryAudit(
+  options: TaskCommandOptions & { remote: string; base?: string | undefined },
+): Promise<RemoteAuditVerification> {
+  const scope = await openTaskScope(options);
+  return verifyRemoteAudit({
+    repositoryRoot: scope.repositoryRoot,
+    remote: options.remote,
+    base: options.base,
+  });
 }
 
 /**

@@ -31,17 +31,21 @@ export interface SharedRemote {
   readonly bare: string;
   /** Runs git in the bare remote. */
   remoteGit(args: readonly string[]): string;
+  /** Runs git in the bare remote with `input` on stdin. */
+  remoteGitInput(args: readonly string[], input: string): string;
   /** Commits `files` on the remote's main from a scratch clone (a human pushing); returns the commit. */
   push(message: string, files: Readonly<Record<string, string>>): string;
+  /** The same with a whole commit message (trailers included). */
+  pushMessage(message: string, files: Readonly<Record<string, string>>): string;
   clone(workerId: string): WorkerClone;
   cleanup(): void;
 }
 
-function runGit(cwd: string, args: readonly string[]): string {
+function runGit(cwd: string, args: readonly string[], input?: string): string {
   return execFileSync('git', ['-c', 'core.hooksPath=/dev/null', ...args], {
     cwd,
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] as const } : { input }),
   }).trimEnd();
 }
 
@@ -65,7 +69,7 @@ export function createSharedRemote(): SharedRemote {
     runGit(scratch, ['checkout', '--quiet', '-B', 'main', ...(hasMain() ? ['origin/main'] : [])]);
     writeFiles(scratch, files);
     runGit(scratch, ['add', '--all']);
-    runGit(scratch, ['commit', '--quiet', '-m', message]);
+    runGit(scratch, ['commit', '--quiet', '--cleanup=verbatim', '-F', '-'], `${message}\n`);
     runGit(scratch, ['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
     return runGit(scratch, ['rev-parse', 'HEAD']);
   };
@@ -82,7 +86,9 @@ export function createSharedRemote(): SharedRemote {
     directory,
     bare,
     remoteGit: (args) => runGit(bare, args),
+    remoteGitInput: (args, input) => runGit(bare, args, input),
     push,
+    pushMessage: push,
     clone: (workerId) => {
       const root = join(directory, `clone-${workerId}`);
       const snodoHome = join(directory, `home-${workerId}`);
