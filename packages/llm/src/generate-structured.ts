@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type InvalidOutputDetails, LlmOutputInvalidError } from './errors.js';
 import type { LlmSettings } from './llm-settings.js';
 import { addTallies, type LlmUsage, priceTally, tallyUsage, type UsageTally } from './llm-usage.js';
+import { buildPromptCacheRequest } from './prompt-cache.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
 import { toLlmCallError } from './to-llm-call-error.js';
 
@@ -14,6 +15,13 @@ export interface StructuredCallOptions {
   readonly system?: string | undefined;
   /** The user prompt: the task, the diff, the criteria. */
   readonly prompt: string;
+  /**
+   * The leading part of `prompt` that other calls share byte for byte (the judges of one gate phase);
+   * `prompt` must start with it. Anthropic models get a cache breakpoint after it (see `prompt-cache.ts`).
+   */
+  readonly sharedPrefix?: string | undefined;
+  /** Names the shared part for providers that route cached prompts by a key (OpenAI's `promptCacheKey`). */
+  readonly cacheKey?: string | undefined;
   /** Cancels the call; the call then throws `LLM_CALL_ABORTED`. */
   readonly abortSignal?: AbortSignal | undefined;
   /** Upper bound on output tokens (`llm.<role>.max_tokens`). */
@@ -73,7 +81,7 @@ export function generateStructured<T>(
 }
 
 /** Why an answer was rejected. Internal: lets the repair prompt quote exact schema issues. */
-class SchemaMismatch extends Error {}
+export class SchemaMismatch extends Error {}
 
 type Attempt<T> =
   | {
@@ -113,8 +121,10 @@ export async function runStructured<T>(
     ...(options.schemaName === undefined ? {} : { name: options.schemaName }),
     ...(options.schemaDescription === undefined ? {} : { description: options.schemaDescription }),
   });
+  const cacheRequest = buildPromptCacheRequest(options, resolved.api);
   const call = {
     model: resolved.model,
+    ...(cacheRequest.providerOptions === undefined ? {} : { providerOptions: cacheRequest.providerOptions }),
     output,
     ...(options.system === undefined ? {} : { system: options.system }),
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
@@ -124,7 +134,7 @@ export async function runStructured<T>(
     ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
   };
 
-  const attempt = async (request: { prompt: string } | { messages: ModelMessage[] }): Promise<Attempt<T>> => {
+  const attempt = async (request: { messages: ModelMessage[] }): Promise<Attempt<T>> => {
     try {
       const result = await ai.generateText({ ...call, ...request });
       const tally = tallyUsage(result.usage, result.response.headers);
@@ -158,7 +168,7 @@ export async function runStructured<T>(
   };
 
   const priced = (tally: UsageTally) => priceTally(tally, resolved, settings.prices);
-  const first = await attempt({ prompt: options.prompt });
+  const first = await attempt({ messages: [cacheRequest.userMessage] });
   if (first.ok) {
     return {
       object: first.object,
@@ -170,7 +180,7 @@ export async function runStructured<T>(
     };
   }
 
-  const second = await attempt({ messages: repairMessages(options.prompt, first, wireSchema) });
+  const second = await attempt({ messages: repairMessages(cacheRequest.userMessage, first, wireSchema) });
   const tally = addTallies(first.tally, second.tally);
   if (second.ok) {
     return {
@@ -196,7 +206,7 @@ export async function runStructured<T>(
  * as required (OpenAI's strict mode requires every property), with the `default` keywords removed because
  * strict mode rejects them. Validation still runs the zod schema, which accepts the field's absence.
  */
-function toWireSchema(schema: z.ZodType): Record<string, unknown> {
+export function toWireSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
   return stripDefaults(json) as Record<string, unknown>;
 }
@@ -211,37 +221,30 @@ function stripDefaults(value: unknown): unknown {
   return result;
 }
 
-/** The follow-up conversation: the request, the invalid answer, and what to fix. */
+/** The follow-up conversation: the request (as first sent, so its cached prefix is read again), the invalid answer, and what to fix. */
 function repairMessages(
-  prompt: string,
+  request: ModelMessage,
   failed: { readonly text: string; readonly problem: string },
   wireSchema: Record<string, unknown>,
-): { role: 'user' | 'assistant'; content: string }[] {
+): ModelMessage[] {
   const correction =
     `Your previous answer could not be used: ${failed.problem}. ` +
     'Answer again with only one JSON object that matches this JSON schema, and no other text:\n' +
     JSON.stringify(wireSchema);
   // NOTE: Anthropic rejects an assistant turn with empty content, so an empty answer is described, not replayed.
   return failed.text.trim() === ''
-    ? [
-        { role: 'user', content: prompt },
-        { role: 'user', content: `Your previous answer was empty. ${correction}` },
-      ]
-    : [
-        { role: 'user', content: prompt },
-        { role: 'assistant', content: failed.text },
-        { role: 'user', content: correction },
-      ];
+    ? [request, { role: 'user', content: `Your previous answer was empty. ${correction}` }]
+    : [request, { role: 'assistant', content: failed.text }, { role: 'user', content: correction }];
 }
 
-function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
     .join('; ');
 }
 
 /** A readable reason from the cause chain of an AI SDK `NoObjectGeneratedError`. */
-function describeProblem(cause: unknown): string {
+export function describeProblem(cause: unknown): string {
   let current: unknown = cause;
   for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
     if (current instanceof SchemaMismatch) return `it does not match the schema (${current.message})`;
@@ -253,13 +256,13 @@ function describeProblem(cause: unknown): string {
     : 'it could not be read';
 }
 
-function emptyAnswerProblem(finishReason: string): string {
+export function emptyAnswerProblem(finishReason: string): string {
   return finishReason === 'length'
     ? 'the answer was cut off at the output token limit'
     : `the model returned no answer (finish reason: ${finishReason})`;
 }
 
-function describeWarnings(warnings: readonly unknown[] | undefined): string[] {
+export function describeWarnings(warnings: readonly unknown[] | undefined): string[] {
   return (warnings ?? []).map((warning) => {
     const entry = warning as { type?: string; feature?: string; details?: string; message?: string };
     if (entry.type === 'other') return entry.message ?? 'other';

@@ -54,6 +54,11 @@ export {
   type TokenCounts,
 } from './price-catalog.js';
 export {
+  buildPromptCacheRequest,
+  type CacheablePrompt,
+  type PromptCacheRequest,
+} from './prompt-cache.js';
+export {
   configuredProviderName,
   type ProviderCredentials,
   providerOfConfigEntry,

@@ -15,6 +15,11 @@ export interface LlmUsage {
   readonly outputTokens: number;
   /** Input tokens read from the provider's cache, priced at the cache-read price. */
   readonly cachedInputTokens: number;
+  /**
+   * Of `inputTokens`, those written to the provider's cache (Anthropic's `cache_creation_input_tokens`),
+   * priced at the cache-write price. Present only when a call wrote to the cache.
+   */
+  readonly cacheWriteTokens?: number;
   /** Cost in US dollars, or `null` when the provider reported none and the catalog has no price. */
   readonly costUsd: number | null;
   /**
@@ -91,6 +96,7 @@ export function priceTally(
     inputTokens: tally.noCacheTokens + tally.cacheWriteTokens,
     outputTokens: tally.outputTokens,
     cachedInputTokens: tally.cacheReadTokens,
+    ...(tally.cacheWriteTokens > 0 ? { cacheWriteTokens: tally.cacheWriteTokens } : {}),
   };
   if (tally.reportedCostUsd !== undefined)
     return { ...counts, costUsd: tally.reportedCostUsd, source: 'reported' };
@@ -134,16 +140,25 @@ export function sumUsage(usages: readonly LlmUsage[]): LlmUsage {
   let inputTokens = 0;
   let outputTokens = 0;
   let cachedInputTokens = 0;
+  let cacheWriteTokens = 0;
   let costUsd: number | null = 0;
   let source: LlmUsage['source'] = 'reported';
   for (const usage of usages) {
     inputTokens += usage.inputTokens;
     outputTokens += usage.outputTokens;
     cachedInputTokens += usage.cachedInputTokens;
+    cacheWriteTokens += usage.cacheWriteTokens ?? 0;
     costUsd = costUsd === null || usage.costUsd === null ? null : costUsd + usage.costUsd;
     if (usage.source === 'estimated') source = 'estimated';
   }
-  return { inputTokens, outputTokens, cachedInputTokens, costUsd, source };
+  return {
+    inputTokens,
+    outputTokens,
+    cachedInputTokens,
+    ...(cacheWriteTokens > 0 ? { cacheWriteTokens } : {}),
+    costUsd,
+    source,
+  };
 }
 
 function reportedCost(

@@ -31,6 +31,8 @@ export interface GateUsage {
   readonly outputTokens?: number | null;
   /** Prompt tokens served from a provider cache. */
   readonly cachedInputTokens?: number | null;
+  /** Of the prompt tokens, those written to a provider cache. */
+  readonly cacheWriteTokens?: number | null;
   /** Cost in US dollars, when known. */
   readonly costUsd?: number | null;
   /** Whether the figures were reported by the provider or estimated. */

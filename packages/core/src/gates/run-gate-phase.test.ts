@@ -77,6 +77,8 @@ describe('runGatePhase', () => {
       validators: [judgeSpec('first'), judgeSpec('second'), judgeSpec('third')],
       context: { task: 't', worktreePath: '/nonexistent', judgeModel: 'fake/m' },
       judge,
+      // All three start at once here; warming (one judge first) is tested in run-gate-phase.cache.test.ts.
+      warmCache: false,
       onVerdict: (verdict) => streamed.push(verdict.gateId),
     });
     expect(verdicts.map((verdict) => verdict.gateId)).toEqual(['first', 'second', 'third']);

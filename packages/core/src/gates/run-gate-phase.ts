@@ -12,10 +12,14 @@ import type { GateModeProfile } from './gate-mode-profile.js';
 import { DEFAULT_EVALUATION_PHASE, type GatePhase } from './gate-phase.js';
 import type { GateValidatorSpec } from './gate-validator-spec.js';
 import type { GateVerdict } from './gate-verdict.js';
+import { buildSharedJudgePrefix } from './judges/build-shared-judge-prefix.js';
 import { evaluateJudgeGate } from './judges/evaluate-judge-gate.js';
 import type { GateJudgeFunction } from './judges/gate-judge-function.js';
+import { judgeCacheKey } from './judges/judge-cache-key.js';
+import type { SharedJudgePrefix } from './judges/judge-prompt-parts.js';
 import { applySeverityCap } from './policy/apply-severity-cap.js';
 import { runBounded } from './run-bounded.js';
+import { runWarmFirst } from './run-warm-first.js';
 
 /** The default `execution.gate_concurrency`. */
 export const DEFAULT_GATE_CONCURRENCY = 4;
@@ -42,6 +46,8 @@ export interface GateRunContext {
   readonly sandbox?: CoderV1Sandbox;
   /** Credential values snodo holds, for the built-in known-secrets guard. */
   readonly knownSecrets?: readonly string[];
+  /** The job being gated: part of the judges' prompt-cache key. */
+  readonly jobId?: string;
 }
 
 /** Options of `runGatePhase`. */
@@ -56,6 +62,11 @@ export interface RunGatePhaseOptions {
   readonly context: GateRunContext;
   /** `execution.gate_concurrency`: judges and command gates in flight at once (default 4). */
   readonly concurrency?: number;
+  /**
+   * `execution.warm_judge_cache`: one judge of the phase runs first, writing the shared prompt prefix to
+   * the provider's cache, before the others fan out (default `true`). `false` starts them all at once.
+   */
+  readonly warmCache?: boolean;
   /** Asks a model for a verdict (wired to `@snodo/llm`'s `generateVerdict`). */
   readonly judge?: GateJudgeFunction;
   /** Runs command gates; default `runGateCommand` (process group, killed on timeout). */
@@ -66,6 +77,13 @@ export interface RunGatePhaseOptions {
   readonly signal?: AbortSignal;
   /** Called as each verdict is final (after the cap), for the `gate-verdict` event stream. */
   readonly onVerdict?: (verdict: GateVerdict) => void;
+}
+
+/** What every judge of a phase receives alike: the command results and the prompt prefix they make. */
+interface PhaseJudgeInputs {
+  readonly commandResults: readonly GateVerdict[];
+  readonly sharedPrefix: SharedJudgePrefix;
+  readonly cacheKey: string;
 }
 
 function noCriteriaVerdict(spec: GateValidatorSpec, phase: GatePhase): GateVerdict {
@@ -94,7 +112,9 @@ function noCriteriaVerdict(spec: GateValidatorSpec, phase: GatePhase): GateVerdi
  *
  * Judges and command gates run concurrently, at most `concurrency` at a time. In the post-execute phase
  * the command gates all finish before any judge starts, because judges receive their results alongside
- * the diff. `severity_cap` is applied to each validator's verdict before `onVerdict` sees it.
+ * the diff. Every judge of the phase gets the same prompt prefix; unless `warmCache` is `false`, the
+ * first judge that calls a model runs alone before the others start, so it writes the provider's prompt
+ * cache and they read it. `severity_cap` is applied to each validator's verdict before `onVerdict` sees it.
  */
 export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVerdict[]> {
   const { phase, context, signal } = options;
@@ -148,7 +168,18 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
         ...(signal ? { signal } : {}),
       }),
     );
-  const judgeTask = (spec: GateValidatorSpec, commandResults: readonly GateVerdict[]) => async () => {
+  // One prefix per phase, built once: every judge sends these same bytes first (see judge-prompt-parts.ts).
+  const judgeInputs = (commandResults: readonly GateVerdict[]): PhaseJudgeInputs => {
+    const sharedPrefix = buildSharedJudgePrefix({
+      phase,
+      task: context.task,
+      commandResults,
+      diff: phase === 'post_execute' ? context.diff : undefined,
+      maxDiffChars: context.maxDiffChars,
+    });
+    return { commandResults, sharedPrefix, cacheKey: judgeCacheKey(sharedPrefix.text, context.jobId) };
+  };
+  const judgeTask = (spec: GateValidatorSpec, inputs: PhaseJudgeInputs) => async () => {
     const elapsed = startStopwatch();
     if (classifyValidator(spec) === 'no-criteria') {
       return finish(spec, { ...noCriteriaVerdict(spec, phase), durationMs: elapsed() });
@@ -156,7 +187,7 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
     const verdict = await evaluateJudgeGate(spec, {
       phase,
       task: context.task,
-      commandResults,
+      ...inputs,
       ...(context.diff && phase === 'post_execute' ? { diff: context.diff } : {}),
       ...(options.judge ? { judge: options.judge } : {}),
       ...(context.judgeModel ? { judgeModel: context.judgeModel } : {}),
@@ -172,6 +203,9 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
   const commandIndexes = routes.flatMap((route, index) => (route === 'command' ? [index] : []));
   const judgeIndexes = routes.flatMap((route, index) => (route === 'command' ? [] : [index]));
   const spec = (index: number) => validators[index] as GateValidatorSpec;
+  // The judge that writes the shared prefix to the provider's cache: the first that calls a model.
+  const warmJudge =
+    (options.warmCache ?? true) ? routes.findIndex((route) => route === 'judge' || route === 'protocol') : -1;
 
   if (phase === 'post_execute') {
     const commandResults = await runBounded(
@@ -187,8 +221,11 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
     const finished = commandIndexes
       .map((index) => byIndex.get(index))
       .filter((verdict) => verdict !== undefined);
-    const judged = await runBounded(
-      judgeIndexes.map((index) => judgeTask(spec(index), finished)),
+    const inputs = judgeInputs(finished);
+    const position = judgeIndexes.indexOf(warmJudge);
+    const judged = await runWarmFirst(
+      judgeIndexes.map((index) => judgeTask(spec(index), inputs)),
+      position < 0 ? undefined : position,
       concurrency,
       signal,
     );
@@ -197,10 +234,12 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
       if (verdict) byIndex.set(index, verdict);
     });
   } else {
-    const all = await runBounded(
+    const inputs = judgeInputs([]);
+    const all = await runWarmFirst(
       validators.map((validator, index) =>
-        routes[index] === 'command' ? commandTask(validator) : judgeTask(validator, []),
+        routes[index] === 'command' ? commandTask(validator) : judgeTask(validator, inputs),
       ),
+      warmJudge < 0 ? undefined : warmJudge,
       concurrency,
       signal,
     );

@@ -29,6 +29,8 @@ export const roleUsageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   cachedInputTokens: z.number().int().nonnegative(),
+  /** Of `inputTokens`, those written to a provider's prompt cache; absent when none were. */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
   /** `null` when any call's cost was unknown and none was reported. */
   costUsd: z.number().nonnegative().nullable(),
   /** `reported` when every number came from the coder or provider; `estimated` when snodo filled any in. */

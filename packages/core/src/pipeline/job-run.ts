@@ -77,6 +77,9 @@ export class JobRun {
       input_tokens: report.inputTokens,
       output_tokens: report.outputTokens,
       cached_input_tokens: report.cachedInputTokens,
+      ...('cacheWriteTokens' in report && report.cacheWriteTokens
+        ? { cache_write_tokens: report.cacheWriteTokens }
+        : {}),
       cost_micro_usd: toMicroDollars(report.costUsd),
       source: report.source,
       model: report.model,

@@ -7,6 +7,8 @@ export interface UsageReport {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly cachedInputTokens: number;
+  /** Of `inputTokens`, those written to the provider's cache (priced at the cache-write price). */
+  readonly cacheWriteTokens?: number | undefined;
   readonly costUsd: number | null;
   readonly source: 'reported' | 'estimated';
   readonly model?: string | undefined;
@@ -41,6 +43,7 @@ export class UsageLedger {
 
   add(role: string, report: UsageReport | CoderV1Usage): RoleUsage {
     const current = this.roles.get(role) ?? emptyRoleUsage();
+    const cacheWrite = 'cacheWriteTokens' in report ? (report.cacheWriteTokens ?? 0) : 0;
     let cost = report.costUsd;
     let source = report.source;
     if (cost === null && report.model !== undefined) {
@@ -48,9 +51,10 @@ export class UsageLedger {
       if (found) {
         cost = computeCostUsd(
           {
-            inputTokens: report.inputTokens,
+            inputTokens: Math.max(0, report.inputTokens - cacheWrite),
             outputTokens: report.outputTokens,
             cacheReadTokens: report.cachedInputTokens,
+            cacheWriteTokens: cacheWrite,
           },
           found.price,
         );
@@ -61,6 +65,9 @@ export class UsageLedger {
       inputTokens: current.inputTokens + report.inputTokens,
       outputTokens: current.outputTokens + report.outputTokens,
       cachedInputTokens: current.cachedInputTokens + report.cachedInputTokens,
+      ...(cacheWrite > 0 || current.cacheWriteTokens !== undefined
+        ? { cacheWriteTokens: (current.cacheWriteTokens ?? 0) + cacheWrite }
+        : {}),
       costUsd: current.costUsd === null || cost === null ? null : current.costUsd + cost,
       source: current.source === 'estimated' || source === 'estimated' ? 'estimated' : 'reported',
       calls: current.calls + 1,

@@ -22,6 +22,12 @@ export const protocolExecutionSchema = z.object({
   /** Judges and command gates of one phase that may run at the same time. */
   gate_concurrency: count(1, 64).default(4),
   /**
+   * Whether one judge of a phase runs first, writing the prompt prefix all the phase's judges share to the
+   * provider's cache, before the others start and read it (SPEC §15). Default `true`; `false` starts them
+   * together (lower latency, each writes the prefix).
+   */
+  warm_judge_cache: z.boolean().optional(),
+  /**
    * Whether code the coder could have written (the coder process, command gates) runs in a sandbox (SPEC
    * §12): `auto` when one is available here (else with a warning and `sandbox: none` on record),
    * `required` (refuse to run without one), `off`. Config may only make it stricter.

@@ -3,8 +3,9 @@ import type { GateModeProfile } from '../gate-mode-profile.js';
 import type { GatePhase } from '../gate-phase.js';
 import type { GateValidatorSpec } from '../gate-validator-spec.js';
 import type { GateVerdict } from '../gate-verdict.js';
-import { JUDGE_ANSWER_RULES, type JudgePrompt, renderCriteria } from './build-judge-prompt.js';
-import { DEFAULT_MAX_DIFF_CHARS, renderChangeSections } from './judge-change-sections.js';
+import { renderCriteria } from './build-judge-prompt.js';
+import { buildSharedJudgePrefix, JUDGE_SUFFIX_HEADING } from './build-shared-judge-prefix.js';
+import { composeJudgePrompt, type JudgePrompt, type SharedJudgePrefix } from './judge-prompt-parts.js';
 
 /** Everything the protocol-adherence prompt is made of. */
 export interface ProtocolAdherencePromptInput {
@@ -24,6 +25,8 @@ export interface ProtocolAdherencePromptInput {
   readonly commandResults?: readonly GateVerdict[];
   /** Cap on the diff text. */
   readonly maxDiffChars?: number;
+  /** The phase's shared prefix, built once for all its judges; built from the fields above when absent. */
+  readonly sharedPrefix?: SharedJudgePrefix;
 }
 
 function renderMode(profile: GateModeProfile): string {
@@ -39,23 +42,24 @@ function renderMode(profile: GateModeProfile): string {
   return lines.join('\n');
 }
 
+const ADHERENCE_ROLE =
+  'You are a protocol-adherence validator. A team protocol splits work into modes, each with its own tools ' +
+  'and checks. You decide whether the task belongs to the mode it was routed to. Severity "pass" when it ' +
+  'belongs there; "warn" when it mostly fits but part of it belongs to another mode; "blocker" when it ' +
+  'belongs to another mode. Name the mode it belongs to in the justification.';
+
 /**
- * Builds the protocol-adherence judge's prompt: does the task belong to the current mode, or to one of its
- * siblings? Pass when it fits; warn or blocker naming the mode it belongs to otherwise.
+ * The protocol judge's own part of the prompt: its question, the current and sibling mode profiles, and
+ * its criteria if any. It comes after the phase's shared prefix, so the mode profiles do not break the
+ * prefix the other judges share.
  */
-export function buildProtocolAdherencePrompt(input: ProtocolAdherencePromptInput): JudgePrompt {
-  const system = [
-    'You are a protocol-adherence validator. A team protocol splits work into modes, each with its own tools ' +
-      'and checks. You decide whether a task belongs to the mode it was routed to.',
-    'Severity "pass" when it belongs there; "warn" when it mostly fits but part of it belongs to another mode; ' +
-      '"blocker" when it belongs to another mode. Name the mode it belongs to in the justification.',
-    JUDGE_ANSWER_RULES,
-  ].join(' ');
+export function buildProtocolAdherenceSuffix(
+  input: Pick<ProtocolAdherencePromptInput, 'validator' | 'mode' | 'siblingModes'>,
+): string {
   const sections = [
-    '## Task',
-    input.task,
+    ADHERENCE_ROLE,
     '',
-    `## Current mode`,
+    '## Current mode',
     renderMode(input.mode),
     '',
     '## Sibling modes',
@@ -63,15 +67,15 @@ export function buildProtocolAdherencePrompt(input: ProtocolAdherencePromptInput
   ];
   const criteria = input.validator.criteria ?? [];
   if (criteria.length > 0) sections.push('', renderCriteria(criteria));
-  let diffTruncated = false;
-  if (input.phase === 'post_execute' && input.diff) {
-    const change = renderChangeSections(
-      input.diff,
-      input.commandResults ?? [],
-      input.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS,
-    );
-    sections.push('', change.text);
-    diffTruncated = change.diffTruncated;
-  }
-  return { system, prompt: sections.join('\n'), diffTruncated };
+  return `${JUDGE_SUFFIX_HEADING}${sections.join('\n')}`;
+}
+
+/**
+ * Builds the protocol-adherence judge's prompt: the phase's shared prefix, then whether the task belongs
+ * to the current mode or to one of its siblings. Pass when it fits; warn or blocker naming the mode it
+ * belongs to otherwise.
+ */
+export function buildProtocolAdherencePrompt(input: ProtocolAdherencePromptInput): JudgePrompt {
+  const shared = input.sharedPrefix ?? buildSharedJudgePrefix(input);
+  return composeJudgePrompt(shared, buildProtocolAdherenceSuffix(input));
 }

@@ -84,7 +84,8 @@ describe('evaluateJudgeGate prompts', () => {
     expect(verdict.usage).toEqual({ inputTokens: 10, outputTokens: 5 });
     const [request] = requests;
     expect(request?.model).toBe('fake/run-model');
-    expect(request?.system).toContain('security reviewer');
+    // The role comes after the prefix every judge of the phase shares.
+    expect(request?.prompt.slice(request?.sharedPrefix?.length ?? 0)).toContain('security reviewer');
     expect(request?.prompt).toContain('add rate limiting to the login route');
     expect(request?.prompt).toContain('1. No credentials in code');
     expect(request?.prompt).toContain('2. Inputs are validated');
@@ -192,7 +193,7 @@ describe('evaluateJudgeGate prompts', () => {
       },
     );
     const [request] = requests;
-    expect(request?.system).toContain('protocol-adherence');
+    expect(request?.prompt.slice(request?.sharedPrefix?.length ?? 0)).toContain('protocol-adherence');
     expect(request?.prompt).toContain('write the release notes');
     expect(request?.prompt).toContain('### Build (build)');
     expect(request?.prompt).toContain('### Docs (docs)');

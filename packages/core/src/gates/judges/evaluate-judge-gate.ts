@@ -5,9 +5,10 @@ import type { GatePhase } from '../gate-phase.js';
 import type { GateValidatorSpec } from '../gate-validator-spec.js';
 import type { GateVerdict } from '../gate-verdict.js';
 import { isSeverity } from '../severity.js';
-import { buildJudgePrompt, type JudgePrompt } from './build-judge-prompt.js';
+import { buildJudgePrompt } from './build-judge-prompt.js';
 import { buildProtocolAdherencePrompt } from './build-protocol-adherence-prompt.js';
 import type { GateJudgeFunction, GateJudgeResponse } from './gate-judge-function.js';
+import type { JudgePrompt, SharedJudgePrefix } from './judge-prompt-parts.js';
 import { normaliseFindings } from './normalise-findings.js';
 
 /**
@@ -45,6 +46,10 @@ export interface JudgeGateOptions {
   readonly maxDiffChars?: number;
   /** Cancels the call. */
   readonly signal?: AbortSignal;
+  /** The phase's shared prompt prefix, built once for all its judges (`buildSharedJudgePrefix`). */
+  readonly sharedPrefix?: SharedJudgePrefix;
+  /** Names the shared prefix for the provider's prompt cache (see `GateJudgeRequest.cacheKey`). */
+  readonly cacheKey?: string;
 }
 
 /**
@@ -105,6 +110,8 @@ export async function evaluateJudgeGate(
       model,
       system: prompt.system,
       prompt: prompt.prompt,
+      sharedPrefix: prompt.sharedPrefix,
+      ...(options.cacheKey ? { cacheKey: options.cacheKey } : {}),
       gateId: id,
       gateType: spec.validator_type,
       ...(options.signal ? { abortSignal: options.signal } : {}),

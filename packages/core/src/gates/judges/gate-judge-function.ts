@@ -12,6 +12,16 @@ export interface GateJudgeRequest {
   readonly system: string;
   /** The user message: task, criteria, and for post-execute judges the diff and command results. */
   readonly prompt: string;
+  /**
+   * The leading part of `prompt` every judge of the phase shares byte for byte (task, diff, command
+   * results); `prompt` starts with it. A judging function that can cache a prompt prefix caches this.
+   */
+  readonly sharedPrefix?: string;
+  /**
+   * A key naming the shared prefix (job and diff), for providers that route cached prompts by a key. The
+   * same for every judge of the phase; opaque to the judging function.
+   */
+  readonly cacheKey?: string;
   /** Cancels the call. */
   readonly abortSignal?: AbortSignal;
   /** The validator asking. */
