@@ -29,6 +29,11 @@ function tokens(usage: Readonly<Record<string, unknown>> | null): string | undef
   return typeof input === 'number' && typeof output === 'number' ? `${input}→${output}` : undefined;
 }
 
+/** Micro-dollars (the log's unit for money) as dollars. */
+function dollars(microDollars: number | null): string | undefined {
+  return microDollars === null ? undefined : `$${(microDollars / 1_000_000).toFixed(4)}`;
+}
+
 /**
  * The fields that matter on each event type's line, in reading order, from the audit vocabulary (a new
  * event type fails to compile here until it says what to show). A verdict shows its gate, severity and the
@@ -132,6 +137,19 @@ const SUMMARIES: Summaries = {
     ['outcome', data.outcome],
     ['reason', data.reason],
   ],
+  'budget-exceed': (data) => [
+    ['cap', data.cap],
+    ['limit', data.cap === 'cost' ? dollars(data.limit) : data.limit],
+    ['phase', data.phase],
+    ['spent', dollars(data.spent_cost_micro_usd)],
+    ['tokens', data.spent_tokens],
+  ],
+  'budget-raise': (data) => [
+    ['by', data.by],
+    ['cap', data.cap],
+    ['old', data.cap === 'cost' ? dollars(data.old) : data.old],
+    ['new', data.cap === 'cost' ? dollars(data.new) : data.new],
+  ],
   'job-merge': (data) => [['by', data.by]],
   'job-reject': (data) => [
     ['by', data.by],
@@ -155,6 +173,21 @@ const SUMMARIES: Summaries = {
   'job-interrupt': (data) => [
     ['pid', data.pid],
     ['was', data.previous_status],
+  ],
+  'remote-landing-start': (data) => [
+    ['worker', data.worker],
+    ['base', data.base_ref],
+    ['on', shortSha(data.base_commit)],
+    ['task', shortSha(data.task_commit)],
+    ['attempt', data.attempt],
+    ['recheck', data.recheck],
+  ],
+  'remote-landing-end': (data) => [
+    ['outcome', data.outcome],
+    ['attempt', data.attempt],
+    ['commit', shortSha(data.commit)],
+    ['files', list(data.conflicted_files)],
+    ['reason', data.reason],
   ],
 };
 

@@ -1,4 +1,5 @@
 import type { JobDetails, JobState } from '@snodo/core';
+import { budgetLines } from './budget-lines.js';
 import { describeCoderSource, describeModel, describeModelSource } from './describe-source.js';
 import {
   branchName,
@@ -89,6 +90,8 @@ export function formatJobMeta(details: JobDetails, palette: Palette): string {
   if (verdicts !== undefined) lines.push('', verdicts);
   const usage = usageTable(state.usage, palette);
   if (usage !== undefined) lines.push('', usage);
+  const budget = budgetLines(state, palette);
+  if (budget.length > 0) lines.push('', ...budget);
 
   const commits: string[][] = [];
   if (state.isolation !== undefined) {

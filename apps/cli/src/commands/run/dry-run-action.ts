@@ -10,6 +10,7 @@ import {
   describeModeSource,
 } from '../../output/describe-source.js';
 import { formatTable } from '../../output/table.js';
+import { budgetRow } from './dry-run-budget.js';
 import { type DryRunPlan, toDryRunPlan } from './dry-run-plan.js';
 import type { RunFlags } from './run-action.js';
 
@@ -69,6 +70,7 @@ export function formatDryRun(plan: DryRunPlan, dim: (text: string) => string): s
       `${plan.timeoutSeconds.value}s, up to ${plan.maxFixAttempts} fix attempt(s)`,
       dim(`(${plan.timeoutSeconds.source === 'flag' ? '--timeout' : plan.timeoutSeconds.source})`),
     ],
+    budgetRow(plan.budget, dim),
   ];
   const lines = [
     `snodo run --dry-run: nothing was created`,
@@ -113,6 +115,8 @@ export async function dryRunAction(context: CliContext, task: string, flags: Run
       base: flags.base,
       mergeStrategy: flags.merge,
       timeoutSeconds: flags.timeout,
+      maxCostUsd: flags.maxCost,
+      maxTokens: flags.maxTokens,
     }),
   );
   if (flags.json === true) context.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);

@@ -32,6 +32,14 @@ export interface DryRunPlan {
   readonly isolation: { readonly mode: 'repository' | 'none'; readonly directory: string };
   readonly timeoutSeconds: Sourced<number>;
   readonly maxFixAttempts: number;
+  /** The job's caps with their sources; `null` for a cap that is not set. */
+  readonly budget: DryRunBudget;
+}
+
+/** The caps of `--dry-run`, each with its source (`flag`, `protocol`). */
+export interface DryRunBudget {
+  readonly maxCostUsd: Sourced<number> | null;
+  readonly maxTokens: Sourced<number> | null;
 }
 
 function sourced<T>(value: T, source: string): Sourced<T> {
@@ -94,5 +102,6 @@ export function toDryRunPlan(plan: TaskPlan): DryRunPlan {
     isolation: plan.isolation,
     timeoutSeconds: plan.coderTimeout,
     maxFixAttempts: plan.maxFixAttempts,
+    budget: { maxCostUsd: plan.budget.maxCostUsd ?? null, maxTokens: plan.budget.maxTokens ?? null },
   };
 }

@@ -21,12 +21,12 @@ export interface RunFlags {
   readonly base?: string | undefined;
   readonly merge?: (typeof MERGE_STRATEGIES)[number] | undefined;
   readonly timeout?: number | undefined;
+  /** `--max-cost <usd>` and `--max-tokens <n>`: the job's caps (core refuses unusable values). */
+  readonly maxCost?: number | undefined;
+  readonly maxTokens?: number | undefined;
   readonly strict?: boolean | undefined;
   readonly dryRun?: boolean | undefined;
   readonly json?: boolean | undefined;
-}
-
-/**
   /** `--background`: start the run detached and print its job id. */
   readonly background?: boolean | undefined;
 }
@@ -47,6 +47,9 @@ export function taskRequestFromFlags(task: string, flags: RunFlags): TaskRequest
     maxCostUsd: flags.maxCost,
     maxTokens: flags.maxTokens,
   };
+}
+
+/**
  * Prints how a run ended: the summary (or the JSON document) on stdout and, for a failure, the error and
  * its fix on stderr. Shared by `snodo run` and `snodo task approve|merge`, which end the same way.
  */
@@ -67,13 +70,13 @@ export function reportRunResult(context: CliContext, result: RunTaskResult, json
  * A closed stdout or stderr (`| head -2`) cancels it the same way.
  */
 export async function runAction(context: CliContext, task: string, flags: RunFlags): Promise<number> {
-  if (flags.dryRun === true) {
-    const { dryRunAction } = await import('./dry-run-action.js');
-    return dryRunAction(context, task, flags);
   if (flags.background === true) {
     const { backgroundRunAction } = await import('./background-run-action.js');
     return backgroundRunAction(context, task, flags);
   }
+  if (flags.dryRun === true) {
+    const { dryRunAction } = await import('./dry-run-action.js');
+    return dryRunAction(context, task, flags);
   }
   const progress = createProgressRenderer(context);
   const interrupts = listenForInterrupts(() =>

@@ -1,4 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
+import { parseCapValue } from '../budget-option-parsers.js';
 import type { CommandRuntime } from '../command-runtime.js';
 import { collectRepeated, parsePositiveInteger } from '../option-parsers.js';
 
@@ -27,22 +28,24 @@ export function registerRunCommand(program: Command, runtime: CommandRuntime): v
       ),
     )
     .option('--timeout <seconds>', "the coder's wall-clock limit per attempt", parsePositiveInteger)
+    .option('--max-cost <usd>', 'stop and ask once the job spent this many dollars', parseCapValue)
+    .option('--max-tokens <n>', 'stop and ask once the job used this many tokens', parseCapValue)
     .option('--strict', 'treat unknown protocol keys as errors')
     .option('--dry-run', 'print the resolved mode, coder, models, gates and base, and create nothing')
     .option('--json', 'print the result as one JSON document on stdout')
+    .option('--background', 'start the run detached, print its job id and return (`snodo job wait <job>`)')
     .addHelpText(
       'after',
       `
-    .option('--background', 'start the run detached, print its job id and return (`snodo job wait <job>`)')
 Examples:
   $ snodo run "Add a CONTRIBUTING.md with setup steps" --mock
   $ snodo run "Add rate limiting to the login route" -m anthropic/claude-sonnet-4-5
   $ snodo run "Fix the flaky date test" --coder claude-code --dry-run
   $ snodo run "Port the parser" -m anthropic/claude-sonnet-4-5 -m opencode-cli/openai/gpt-4o
+  $ snodo run "Add a CHANGELOG" --mock --background && snodo job wait last
 
 Exit codes: 0 done, 1 halted by a gate (job kept), 2 bad input, 3 coder or environment failure,
 130 interrupted.`,
-  $ snodo run "Add a CHANGELOG" --mock --background && snodo job wait last
     )
     .action(async (words, options) => {
       const { runAction } = await import('./run-action.js');

@@ -1,4 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
+import { parseCapValue } from '../budget-option-parsers.js';
 import type { CommandRuntime } from '../command-runtime.js';
 import { parseDuration } from '../option-parsers.js';
 import { MERGE_STRATEGIES } from '../run/run-command.js';
@@ -55,6 +56,8 @@ export function registerTaskCommand(program: Command, runtime: CommandRuntime): 
     .description('approve an escalated job: the decision is audited and the job lands')
     .argument('<job>', JOB_ARGUMENT)
     .requiredOption('--reason <text>', 'why, for the audit log')
+    .option('--budget <usd>', 'a job stopped at its budget: go on under this dollar cap', parseCapValue)
+    .option('--max-tokens <n>', 'a job stopped at its budget: go on under this token cap', parseCapValue)
     .option('--json', 'print the result as JSON')
     .action(async (job, options) => {
       const { taskContinueAction } = await import('./task-continue-action.js');

@@ -13,6 +13,9 @@ export interface TaskContinueFlags {
   readonly reason?: string | undefined;
   readonly strategy?: (typeof MERGE_STRATEGIES)[number] | undefined;
   readonly json?: boolean | undefined;
+  /** `task approve --budget <usd>` / `--max-tokens <n>`: the higher caps a budget-stopped job goes on under. */
+  readonly budget?: number | undefined;
+  readonly maxTokens?: number | undefined;
 }
 
 /**
@@ -39,7 +42,12 @@ export async function taskContinueAction(
     };
     const result =
       action === 'approve'
-        ? await approveJob({ ...common, reason: flags.reason ?? '' })
+        ? await approveJob({
+            ...common,
+            reason: flags.reason ?? '',
+            maxCostUsd: flags.budget,
+            maxTokens: flags.maxTokens,
+          })
         : await mergeJob({
             ...common,
             ...(flags.strategy === undefined ? {} : { strategy: flags.strategy }),
