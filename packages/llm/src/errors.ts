@@ -1,4 +1,5 @@
 import { defineSnodoError, type SnodoErrorCodeOf } from '@snodo/foundation';
+import type { JudgeTurnsExhaustedError } from './errors/judge-turns-exhausted-error.js';
 import type { LlmCallFailedError } from './errors/llm-call-failed-error.js';
 import type { LlmCredentialsMissingError } from './errors/llm-credentials-missing-error.js';
 import { LlmError } from './errors/llm-error.js';
@@ -71,6 +72,7 @@ export type LlmProviderNotInstalledError = InstanceType<typeof LlmProviderNotIns
  * this union, and the CLI's exit map stops compiling until the new code is mapped.
  */
 export type LlmErrorCode = SnodoErrorCodeOf<
+  | typeof JudgeTurnsExhaustedError
   | typeof LlmCallAbortedError
   | typeof LlmCallFailedError
   | typeof LlmCredentialsMissingError

@@ -23,7 +23,7 @@ export interface GenerateVerdictResult {
 }
 
 /** Appended to the judge's system prompt, so endpoints that ignore structured output still know the shape. */
-const VERDICT_FORMAT =
+export const VERDICT_FORMAT =
   'Answer with one JSON object and nothing else: {"severity": "pass" | "warn" | "blocker", ' +
   '"justification": string, "findings": [{"message": string, "file": string | null, "line": number | null, ' +
   '"severity": "pass" | "warn" | "blocker" | null}]}. pass: every criterion is met; warn: minor concerns; ' +

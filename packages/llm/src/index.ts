@@ -1,4 +1,8 @@
 export { type LlmCallFailedDetails, LlmCallFailedError } from './errors/llm-call-failed-error.js';
+export {
+  type JudgeTurnsExhaustedDetails,
+  JudgeTurnsExhaustedError,
+} from './errors/judge-turns-exhausted-error.js';
 export { LlmCredentialsMissingError } from './errors/llm-credentials-missing-error.js';
 export { LlmError, type LlmErrorOptions } from './errors/llm-error.js';
 export {
@@ -24,6 +28,13 @@ export {
   type GenerateVerdictResult,
   generateVerdict,
 } from './generate-verdict.js';
+export {
+  DEFAULT_JUDGE_MAX_TURNS,
+  type GenerateVerdictWithToolsOptions,
+  type GenerateVerdictWithToolsResult,
+  generateVerdictWithTools,
+  type VerdictTool,
+} from './generate-verdict-with-tools.js';
 export { PROVIDER_EXAMPLES } from './known-providers.js';
 export type {
   Environment,
