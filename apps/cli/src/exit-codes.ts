@@ -147,6 +147,8 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   SANDBOX_UNAVAILABLE: failure,
   SNODO_MUTATION_BLOCKED: failure,
   VERDICT_INVALID: failure,
+  // A judge with tools used its whole turn budget without a verdict (never a pass).
+  JUDGE_TURNS_EXHAUSTED: failure,
   WORKSPACE_LAYOUT_UNSUPPORTED: failure,
   // The workspace could not be prepared (`execution.setup`): no coder run can fix that.
   WORKSPACE_SETUP_FAILED: failure,
