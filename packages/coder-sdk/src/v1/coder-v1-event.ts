@@ -12,7 +12,16 @@ export type CoderV1Event =
       readonly text: string;
     }
   | {
-      /** Usage so far (cumulative for this attempt), when the coder reports it while running. */
+      /**
+       * Usage so far (cumulative for this attempt, never a delta), when the coder reports it while running:
+       * after each model call or step. Core checks the job's budget (`execution.max_cost_usd`,
+       * `--max-tokens`) on every one: when the job's recorded spend plus this reaches a cap, core aborts
+       * `request.abortSignal`, and the adapter stops the coder as it does on Ctrl-C (the supervisor kills the
+       * process group). Whatever the coder left in the worktree is then committed by core and kept. A coder
+       * that reports usage only in its result is checked when the attempt ends, so it may overshoot a cap
+       * by one attempt; emitting this event is what makes a budget exact. Optional, and not versioned apart
+       * from `coder-v1`: older cores forward it as a progress event only.
+       */
       readonly type: 'usage';
       readonly usage: CoderV1Usage;
     }

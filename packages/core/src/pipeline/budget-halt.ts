@@ -83,6 +83,7 @@ export async function haltForBudget(
   return {
     status: 'halted',
     outcome: 'escalated',
+    approveFlags: flag,
     summary:
       `The job reached its budget ${WHERE[phase]}: it ${describeCrossing(crossing)}. ` +
       `Continue with a higher cap: snodo task approve ${run.jobId} ${flag}.`,

@@ -20,6 +20,8 @@ export interface JobEnding {
   readonly landing?: LandingRecord;
   /** What the repository guard found, when the job halted as `repository_tampered`. */
   readonly tamper?: { readonly during: string; readonly findings: readonly TamperFinding[] };
+  /** What `snodo task approve` needs besides the reason (`--budget <usd>` for a job stopped at its budget). */
+  readonly approveFlags?: string;
 }
 
 function firstFailing(

@@ -127,6 +127,7 @@ describe('budgets', { timeout: 60_000 }, () => {
     expect(result.summary).toContain('reached its budget while the coder ran');
     expect(result.summary).toContain('$0.3000 of the $0.2500 cap');
     expect(result.summary).toContain(`snodo task approve ${result.jobId} --budget <usd>`);
+    expect(result.nextSteps).toContain(`snodo task approve ${result.jobId} --budget <usd> --reason "…"`);
     const state = readJobState(fixture.root, result.jobId);
     expect(state.budget).toMatchObject({
       maxCostUsd: { value: 0.25, source: 'flag' },
