@@ -52,6 +52,7 @@ export const fakeLlmTurnSchema = z.union([
     .strict(),
   z.object({ writeFile: fileSchema, ...writeOptions, ...commonFields }).strict(),
   z.object({ writeFiles: z.array(fileSchema).min(1), ...writeOptions, ...commonFields }).strict(),
+  // A structured answer; `{{lastToolResult}}` in its strings becomes the latest tool result the client sent.
   z.object({ verdict: z.record(z.string(), z.unknown()), ...commonFields }).strict(),
   z
     .object({ json: z.unknown().refine((value) => value !== undefined, 'json is required'), ...commonFields })

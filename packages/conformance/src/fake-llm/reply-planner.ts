@@ -79,8 +79,8 @@ export function planTurn(
     return reply(turn.text ?? '', mapping.toolCalls, mapping.strategy);
   }
   if ('verdict' in turn || 'json' in turn) {
-    const value = 'verdict' in turn ? turn.verdict : turn.json;
-    const forced = forcedTool(view);
+    const value = quoteLastToolResult('verdict' in turn ? turn.verdict : turn.json, view);
+    const forced = forcedTool(view, value);
     if (forced !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
       return reply('', [{ name: forced, kind: 'function', input: value as Record<string, unknown> }]);
     }
@@ -99,12 +99,47 @@ export function mergeUsage(base: FakeLlmUsage, override: Partial<FakeLlmUsage> |
   return merged;
 }
 
-/** The tool a structured answer must go through when the client forces one. */
-function forcedTool(view: ConversationView): string | undefined {
+/**
+ * The tool a structured answer must go through when the client forces one. When a tool call is required
+ * and several tools are declared (the AI SDK's Anthropic JSON tool beside a judge's read-only tools), it is
+ * the one tool whose schema the answer fits: every required property present, no property it lacks.
+ */
+function forcedTool(view: ConversationView, value: unknown): string | undefined {
   const choice = view.toolChoice;
   if (choice.mode === 'tool') return findDeclaredTool(view, choice.name)?.name;
-  if (choice.mode === 'required' && view.tools.length === 1) return view.tools[0]?.name;
-  return undefined;
+  if (choice.mode !== 'required') return undefined;
+  if (view.tools.length === 1) return view.tools[0]?.name;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  const fitting = view.tools.filter((tool) => {
+    const properties = tool.schema?.properties;
+    if (typeof properties !== 'object' || properties === null) return false;
+    const required = Array.isArray(tool.schema?.required) ? (tool.schema.required as unknown[]) : [];
+    return required.every((key) => keys.includes(String(key))) && keys.every((key) => key in properties);
+  });
+  return fitting.length === 1 ? fitting[0]?.name : undefined;
+}
+
+/** Replaced, in the strings of a `verdict` or `json` turn, by the text of the conversation's latest tool result. */
+export const LAST_TOOL_RESULT = '{{lastToolResult}}';
+
+/**
+ * `value` with `{{lastToolResult}}` in its strings replaced by the latest tool result the client sent, so a
+ * scripted judge can answer with what its tool call actually returned (and a test can tell it did).
+ */
+function quoteLastToolResult(value: unknown, view: ConversationView): unknown {
+  const serialised = JSON.stringify(value);
+  if (serialised === undefined || !serialised.includes(LAST_TOOL_RESULT)) return value;
+  const latest = view.messages.filter((message) => message.role === 'tool').at(-1)?.text ?? '';
+  const replace = (entry: unknown): unknown => {
+    if (typeof entry === 'string') return entry.split(LAST_TOOL_RESULT).join(latest);
+    if (Array.isArray(entry)) return entry.map(replace);
+    if (typeof entry === 'object' && entry !== null) {
+      return Object.fromEntries(Object.entries(entry).map(([key, inner]) => [key, replace(inner)]));
+    }
+    return entry;
+  };
+  return replace(value);
 }
 
 function planExplicitCall(
