@@ -51,7 +51,10 @@ export function verdictTable(
   return formatTable(rows, { indent, header: palette.dim });
 }
 
-/** Usage as `role  input  output  cost` rows. */
+/**
+ * Usage as `role  input  output  cost` rows; with a `cache read / written` column when any role read from
+ * or wrote to a provider's prompt cache (input counts cache writes, not reads).
+ */
 export function usageTable(
   usage: RunTaskResult['usage'],
   palette: Palette,
@@ -59,23 +62,42 @@ export function usageTable(
 ): string | undefined {
   const roles = Object.entries(usage);
   if (roles.length === 0) return undefined;
+  const cached = roles.some(([, entry]) => entry.cachedInputTokens > 0 || (entry.cacheWriteTokens ?? 0) > 0);
+  const cacheCell = (read: number, written: number) =>
+    cached ? [`${formatCount(read)} / ${formatCount(written)}`] : [];
   let input = 0;
   let output = 0;
+  let read = 0;
+  let written = 0;
   let cost: number | null = 0;
-  const rows = [['role', 'input tokens', 'output tokens', 'cost', 'source']];
+  const rows = [
+    ['role', 'input tokens', ...(cached ? ['cache read / written'] : []), 'output tokens', 'cost', 'source'],
+  ];
   for (const [role, entry] of roles) {
     input += entry.inputTokens;
     output += entry.outputTokens;
+    read += entry.cachedInputTokens;
+    written += entry.cacheWriteTokens ?? 0;
     cost = cost === null || entry.costUsd === null ? null : cost + entry.costUsd;
     rows.push([
       role,
       formatCount(entry.inputTokens),
+      ...cacheCell(entry.cachedInputTokens, entry.cacheWriteTokens ?? 0),
       formatCount(entry.outputTokens),
       formatCost(entry.costUsd),
       entry.source,
     ]);
   }
-  if (roles.length > 1) rows.push(['total', formatCount(input), formatCount(output), formatCost(cost), '']);
+  if (roles.length > 1) {
+    rows.push([
+      'total',
+      formatCount(input),
+      ...cacheCell(read, written),
+      formatCount(output),
+      formatCost(cost),
+      '',
+    ]);
+  }
   return formatTable(rows, { indent, header: palette.dim });
 }
 
