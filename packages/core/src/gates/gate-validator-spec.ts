@@ -23,8 +23,10 @@ export interface GateValidatorSpec {
   readonly severity_cap?: string | null;
   /** Per-validator judging model, overriding the run's judging model. */
   readonly model?: string | null;
-  /** Read-only tools granted to the judge (documented in the prompt; no tool loop here). */
+  /** Read-only tools granted to the judge: a non-empty grant gives it a bounded tool loop (`judges/judge-tools/`). */
   readonly tools?: readonly string[] | null;
+  /** Model calls a judge's tool loop may make, its answer included (default 8). */
+  readonly max_turns?: number | null;
 }
 
 /** The `tooling` block of a validator, as far as command gates read it. */

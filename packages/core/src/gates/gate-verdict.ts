@@ -1,4 +1,5 @@
 import type { GatePhase } from './gate-phase.js';
+import type { JudgeToolCall } from './judges/judge-tools/judge-tool-call.js';
 import type { Severity } from './severity.js';
 
 /**
@@ -95,4 +96,6 @@ export interface GateVerdict {
   readonly usage?: GateUsage;
   /** The model that judged, when the gate called one. */
   readonly model?: string;
+  /** The tool calls a judge with a `tools:` grant made before it answered (or ran out of turns), in order. */
+  readonly toolCalls?: readonly JudgeToolCall[];
 }

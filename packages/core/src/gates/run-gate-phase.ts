@@ -17,6 +17,7 @@ import { evaluateJudgeGate } from './judges/evaluate-judge-gate.js';
 import type { GateJudgeFunction } from './judges/gate-judge-function.js';
 import { judgeCacheKey } from './judges/judge-cache-key.js';
 import type { SharedJudgePrefix } from './judges/judge-prompt-parts.js';
+import { type JudgeToolSource, judgeToolSourceFor } from './judges/judge-tools/judge-tool-source.js';
 import { applySeverityCap } from './policy/apply-severity-cap.js';
 import { runBounded } from './run-bounded.js';
 import { runWarmFirst } from './run-warm-first.js';
@@ -48,6 +49,11 @@ export interface GateRunContext {
   readonly knownSecrets?: readonly string[];
   /** The job being gated: part of the judges' prompt-cache key. */
   readonly jobId?: string;
+  /**
+   * What judges with a `tools:` grant read. Default: post-execute, the worktree's repository at
+   * `diff.headCommit` (base `diff.baseCommit`); pre-execute, none (such a judge gets an error verdict).
+   */
+  readonly judgeToolSource?: JudgeToolSource;
 }
 
 /** Options of `runGatePhase`. */
@@ -179,6 +185,7 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
     });
     return { commandResults, sharedPrefix, cacheKey: judgeCacheKey(sharedPrefix.text, context.jobId) };
   };
+  const toolSource = judgeToolSourceFor(phase, context);
   const judgeTask = (spec: GateValidatorSpec, inputs: PhaseJudgeInputs) => async () => {
     const elapsed = startStopwatch();
     if (classifyValidator(spec) === 'no-criteria') {
@@ -194,6 +201,7 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
       ...(context.mode ? { mode: context.mode } : {}),
       ...(context.siblingModes ? { siblingModes: context.siblingModes } : {}),
       ...(context.maxDiffChars ? { maxDiffChars: context.maxDiffChars } : {}),
+      ...(toolSource ? { toolSource } : {}),
       ...(signal ? { signal } : {}),
     });
     return finish(spec, verdict);

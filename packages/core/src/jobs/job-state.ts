@@ -48,6 +48,15 @@ const stageTimingSchema = z.object({
   durationMs: z.number().int().nonnegative().optional(),
 });
 
+/** One tool call of a judge: the tool, its input as JSON text, whether it answered, the bytes it returned. */
+const judgeToolCallRecordSchema = z.object({
+  tool: z.string(),
+  input: z.string(),
+  ok: z.boolean(),
+  error: z.string().optional(),
+  bytes: z.number().int().nonnegative(),
+});
+
 export const verdictRecordSchema = z.object({
   gateId: z.string(),
   gateType: z.string(),
@@ -59,6 +68,8 @@ export const verdictRecordSchema = z.object({
   originalSeverity: z.enum(['pass', 'warn', 'blocker']).optional(),
   model: z.string().optional(),
   durationMs: z.number().int().nonnegative().optional(),
+  /** The read-only tool calls a judge with `tools:` made before it answered (SPEC §15), in order. */
+  toolCalls: z.array(judgeToolCallRecordSchema).optional(),
 });
 
 const attemptRecordSchema = z.object({

@@ -1,12 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCoderEnvironment, type CoderV1Sandbox } from '@snodo/coder-sdk';
-import { generateVerdict } from '@snodo/llm';
+import { type GenerateVerdictOptions, generateVerdict, generateVerdictWithTools } from '@snodo/llm';
 import {
   classifyValidator,
   type DiffContext,
   evaluatePolicy,
   type GateJudgeFunction,
+  type GateJudgeRequest,
   type GateModeProfile,
   type GatePhase,
   type GateVerdict,
@@ -21,6 +22,7 @@ import {
 } from '../protocol/index.js';
 import { takeJobGuard } from './job-guard.js';
 import { JobRun } from './job-run.js';
+import { preExecuteJudgeSource } from './pre-execute-judge-source.js';
 import type { UsageReport } from './usage-ledger.js';
 
 /** The verdicts of one gate phase and the policy's decision on them. */
@@ -44,11 +46,19 @@ function modeProfile(protocol: Protocol, mode: ProtocolMode): GateModeProfile {
   };
 }
 
+/** A judge with a `tools:` grant runs the bounded read-only tool loop; the rest answer in one completion. */
+function verdictCall(request: GateJudgeRequest) {
+  const tools = request.tools ?? [];
+  if (tools.length === 0) return generateVerdict;
+  return (options: GenerateVerdictOptions) =>
+    generateVerdictWithTools({ ...options, tools, maxTurns: request.maxTurns });
+}
+
 /** Judges ask `@snodo/llm` for a verdict with the run's providers, keys and prices. */
 function createJudge(run: JobRun): GateJudgeFunction {
   const { config, env, repositoryRoot } = run.context;
   return async (request) => {
-    const answer = await generateVerdict({
+    const answer = await verdictCall(request)({
       model: request.model,
       system: request.system,
       prompt: request.prompt,
@@ -154,6 +164,7 @@ export async function runGates(
       classifyValidator(validator) === 'command',
   );
   const guard = runsCode ? await takeJobGuard(run) : undefined;
+  const judgeToolSource = await preExecuteJudgeSource(run, options.phase, validators);
   const verdicts = await runGatePhase({
     phase: options.phase,
     validators,
@@ -168,6 +179,7 @@ export async function runGates(
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       knownSecrets: run.context.knownSecrets,
       jobId: run.jobId,
+      ...(judgeToolSource ? { judgeToolSource } : {}),
       ...(options.judgingModel ? { judgeModel: options.judgingModel } : {}),
       mode: modeProfile(protocol, options.mode),
       siblingModes: siblings.map((mode) => modeProfile(protocol, mode)),
@@ -200,6 +212,7 @@ export async function runGates(
         ...(verdict.originalSeverity ? { originalSeverity: verdict.originalSeverity } : {}),
         ...(verdict.model ? { model: verdict.model } : {}),
         durationMs: verdict.durationMs,
+        ...(verdict.toolCalls ? { toolCalls: verdict.toolCalls.map((call) => ({ ...call })) } : {}),
       })),
     ],
   }));

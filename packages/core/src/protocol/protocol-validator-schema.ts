@@ -88,6 +88,11 @@ export const protocolValidatorSchema = z.object({
   /** Read-only tools the judge may call while it reads the change; empty = one completion. */
   tools: z.array(readOnlyToolSchema).default([]),
   /**
+   * Model calls a judge with `tools` may make, its answer included (default 8). A judge still calling tools
+   * when they run out gets an error verdict, never a pass. Ignored without `tools`.
+   */
+  max_turns: z.number().int().min(1).max(64).default(8),
+  /**
    * Constraints declared on the validator. Accepted for the original's files; they are evaluated with the
    * constraints of each mode that lists this validator (the loader warns so that is not a surprise).
    */

@@ -9,6 +9,8 @@ import { buildJudgePrompt } from './build-judge-prompt.js';
 import { buildProtocolAdherencePrompt } from './build-protocol-adherence-prompt.js';
 import type { GateJudgeFunction, GateJudgeResponse } from './gate-judge-function.js';
 import type { JudgePrompt, SharedJudgePrefix } from './judge-prompt-parts.js';
+import type { JudgeToolSource } from './judge-tools/judge-tool-source.js';
+import { prepareJudgeTools } from './judge-tools/prepare-judge-tools.js';
 import { normaliseFindings } from './normalise-findings.js';
 
 /**
@@ -22,6 +24,15 @@ function outageCause(error: unknown): GateVerdict['cause'] {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !OUTAGE_CODES.has(code)) return undefined;
   return { kind: 'environment', code, message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * A judge with tools that used its whole turn budget: the protocol's author raises `max_turns` (or narrows
+ * the criteria); no coder attempt can fix it, so it is a configuration cause.
+ */
+function turnsExhaustedCause(error: unknown): GateVerdict['cause'] {
+  if ((error as { code?: unknown } | null)?.code !== 'JUDGE_TURNS_EXHAUSTED') return undefined;
+  return { kind: 'configuration', code: 'JUDGE_TURNS_EXHAUSTED', message: (error as Error).message };
 }
 
 /** What a judge gate needs besides its validator. */
@@ -50,6 +61,8 @@ export interface JudgeGateOptions {
   readonly sharedPrefix?: SharedJudgePrefix;
   /** Names the shared prefix for the provider's prompt cache (see `GateJudgeRequest.cacheKey`). */
   readonly cacheKey?: string;
+  /** What a judge with a `tools:` grant reads: the judged commit's tree (post-execute) or the base's. */
+  readonly toolSource?: JudgeToolSource;
 }
 
 /**
@@ -88,6 +101,12 @@ export async function evaluateJudgeGate(
       model,
     });
   }
+  const looking = prepareJudgeTools(spec, options.toolSource);
+  if (looking?.ok === false) {
+    return failure(looking.justification, { model, ...(looking.cause ? { cause: looking.cause } : {}) });
+  }
+  // The calls are recorded on every verdict of a judge that looked, an error one included.
+  const toolCalls = looking === undefined ? {} : { toolCalls: looking.calls };
   let prompt: JudgePrompt;
   if (spec.validator_type === 'protocol') {
     if (options.mode === undefined) {
@@ -115,12 +134,16 @@ export async function evaluateJudgeGate(
       gateId: id,
       gateType: spec.validator_type,
       ...(options.signal ? { abortSignal: options.signal } : {}),
+      ...(looking === undefined ? {} : { tools: looking.tools, maxTurns: looking.maxTurns }),
     });
   } catch (error) {
-    const cause = outageCause(error);
+    const cause = outageCause(error) ?? turnsExhaustedCause(error);
+    const usage = (error as { usage?: GateVerdict['usage'] } | null)?.usage;
     return failure(`Validator ${id} could not produce a verdict with ${model}: ${describeError(error)}`, {
       model,
       ...(cause ? { cause } : {}),
+      ...(usage ? { usage } : {}),
+      ...toolCalls,
     });
   }
   const answeredModel = response?.model ?? model;
@@ -130,7 +153,7 @@ export async function evaluateJudgeGate(
     return failure(
       `Validator ${id} got an invalid verdict from ${answeredModel}: severity ${JSON.stringify(severity)} ` +
         '(expected pass, warn or blocker) and a justification string.',
-      { model: answeredModel },
+      { model: answeredModel, ...toolCalls },
     );
   }
   return {
@@ -142,6 +165,7 @@ export async function evaluateJudgeGate(
     evidence: { promptChars: prompt.prompt.length, diffTruncated: prompt.diffTruncated },
     ...(response.usage ? { usage: response.usage } : {}),
     model: answeredModel,
+    ...toolCalls,
     durationMs: elapsed(),
   };
 }

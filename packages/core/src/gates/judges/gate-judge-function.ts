@@ -24,10 +24,32 @@ export interface GateJudgeRequest {
   readonly cacheKey?: string;
   /** Cancels the call. */
   readonly abortSignal?: AbortSignal;
+  /**
+   * Read-only tools the judge may call before it answers (its `tools:` grant); absent or empty → one
+   * completion. A judging function given tools runs a bounded loop (`@snodo/llm`'s `generateVerdictWithTools`).
+   */
+  readonly tools?: readonly GateJudgeTool[];
+  /** Model calls the tool loop may make, the answer included (the validator's `max_turns`, default 8). */
+  readonly maxTurns?: number;
   /** The validator asking. */
   readonly gateId: string;
   /** Its type. */
   readonly gateType: string;
+}
+
+/**
+ * One read-only tool a judge may call: the same shape as `@snodo/llm`'s `VerdictTool`, so a judging
+ * function passes it on as is. `execute` never throws; a refusal is its answer (`Error: …`).
+ */
+export interface GateJudgeTool {
+  /** The name the model calls it by (`read_file`, `list_files`, `read_diff`, `git_log`). */
+  readonly name: string;
+  /** What it does, for the model. */
+  readonly description: string;
+  /** The JSON schema of its input. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** Runs it on the model's (untrusted) input and records the call. */
+  readonly execute: (input: unknown) => Promise<string>;
 }
 
 /**
