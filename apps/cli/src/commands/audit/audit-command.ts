@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { CliError } from '../../errors/cli-error.js';
 import type { CommandRuntime } from '../command-runtime.js';
 
 /** `snodo audit …`: the hash-chained audit log of this repository. */
@@ -11,7 +12,26 @@ export function registerAuditCommand(program: Command, runtime: CommandRuntime):
     .command('verify')
     .description('recompute the hash chain and check it against every signed checkpoint (exit 1 if broken)')
     .option('--json', 'print the verification as JSON')
+    .option(
+      '--remote <remote>',
+      "verify a shared remote instead: every worker's chain and key, and every landing's anchor",
+    )
+    .option(
+      '--base <branch>',
+      "with --remote: the branch whose landings to check (default: the remote's HEAD)",
+    )
     .action(async (options) => {
+      if (options.remote !== undefined) {
+        const { auditVerifyRemoteAction } = await import('./audit-verify-remote-action.js');
+        runtime.setExitCode(await auditVerifyRemoteAction(context, { ...options, remote: options.remote }));
+        return;
+      }
+      if (options.base !== undefined) {
+        throw new CliError('CLI_USAGE', {
+          message: '--base names the branch of a shared remote to check, so it needs --remote.',
+          fix: `snodo audit verify --remote origin --base ${options.base}`,
+        });
+      }
       const { auditVerifyAction } = await import('./audit-verify-action.js');
       runtime.setExitCode(await auditVerifyAction(context, options));
     });
