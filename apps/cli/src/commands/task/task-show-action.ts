@@ -5,6 +5,7 @@ import { EXIT_CODES } from '../../exit-codes.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
 import { firstLine } from '../../output/format.js';
 import { formatJobMeta } from '../../output/job-meta.js';
+import { judgeToolCallLines } from '../../output/judge-tool-calls.js';
 import { severityText } from '../../output/run-summary.js';
 import { taskOptions } from './task-options.js';
 
@@ -54,6 +55,7 @@ export async function taskShowAction(
       lines.push(
         `    ${verdict.gateId} ${severityText(verdict.severity, verdict.error, out)}: ${firstLine(verdict.justification, 160)}`,
       );
+      lines.push(...judgeToolCallLines(verdict.toolCalls, out));
     }
   }
   if (details.gateFiles.length > 0) {
