@@ -3,11 +3,11 @@ import { openProject, type ProtocolMode, readRepositoryAudit } from '@snodo/core
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtInCoders } from '../coders/built-in-coders.js';
 import { type CliFixture, createCliFixture, TEST_PROTOCOL } from '../testing/cli-fixture.js';
-import { createInProcessJobStarter, type JobStarter } from './start-governed-job.js';
+import { createJobStarter, type JobStarter } from './start-governed-job.js';
 import { callOk, connectTestClient, fixtureContext, waitForJob } from './testing/mcp-test-client.js';
 
 // `snodo serve`'s tools through the SDK's in-memory transport and a real v2 client, in a real repository,
-// with jobs run by the mock coder in this process (SPEC §14).
+// with jobs run by the mock coder in background processes, as `snodo run --background` starts them (SPEC §14).
 
 /** Producer can run tasks; reviewer only reviews and decides (separation of duties, WF1). */
 const TWO_MODES = `${TEST_PROTOCOL.replace(
@@ -44,7 +44,6 @@ describe('snodo serve (in-memory transport)', () => {
   const clients: Client[] = [];
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close();
-    await jobs?.close();
     fixture?.cleanup();
     jobs = undefined;
     fixture = undefined;
@@ -57,7 +56,7 @@ describe('snodo serve (in-memory transport)', () => {
   ) {
     fixture ??= createCliFixture({ protocol });
     const context = fixtureContext(fixture);
-    jobs ??= createInProcessJobStarter(context);
+    jobs ??= createJobStarter(context);
     const connected = await connectTestClient({
       context,
       mode: await modeOf(fixture, modeId),

@@ -66,7 +66,7 @@ export async function servedMode(context: CliContext, requested: string | undefi
 /**
  * `snodo serve`: the MCP server. Over stdio (the default) one client speaks on stdin/stdout and the server
  * ends when stdin closes; with `--http <port>` it serves Streamable HTTP on 127.0.0.1 until SIGINT/SIGTERM,
- * printing the URL and the bearer token first. Jobs it still runs in-process are cancelled on the way out.
+ * printing the URL and the bearer token first. Jobs run in processes of their own and outlive it.
  */
 export async function serveAction(
   context: CliContext,
@@ -115,7 +115,7 @@ export async function serveAction(
     await server.close().catch(() => {});
     return EXIT_CODES.done;
   } finally {
-    await jobs.close();
+    // A decision's continued job (an approval) runs in this process: let it end before the server does.
     await Promise.all(pending);
   }
 }
