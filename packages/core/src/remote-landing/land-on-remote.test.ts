@@ -191,6 +191,53 @@ describe('landOnRemote', () => {
     },
   );
 
+  it(
+    'keeps the job with the reason when every allowed push lost the race (bounded retries)',
+    slow,
+    async () => {
+      remote = createSharedRemote();
+      const workers = ['w1', 'w2'].map((id) => remote?.clone(id) as WorkerClone);
+      const tasks = workers.map((worker, index) =>
+        worker.task(`j_bound${index}`, { [`bound${index}.txt`]: 'x\n' }),
+      );
+      remote.push('someone else', { 'other.txt': 'other\n' });
+      let arrived = 0;
+      let release: () => void = () => {};
+      const bothFetched = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const barrier = async () => {
+        arrived += 1;
+        if (arrived === 2) release();
+        await bothFetched;
+        return { ok: true as const };
+      };
+
+      const results = await Promise.all(
+        workers.map((worker, index) =>
+          landOnRemote(
+            request(worker, `j_bound${index}`, tasks[index] as { taskCommit: string; taskBase: string }, {
+              recheck: barrier,
+              maxAttempts: 1,
+            }),
+          ),
+        ),
+      );
+
+      const landed = results.filter((result) => result.status === 'landed');
+      const kept = results.filter((result) => result.status === 'kept');
+      expect(landed).toHaveLength(1);
+      expect(kept).toHaveLength(1);
+      expect(kept[0]).toMatchObject({
+        attempts: 1,
+        reason: expect.stringContaining('another lander moved main'),
+      });
+      expect(remote.remoteGit(['rev-parse', 'refs/heads/main'])).toBe(
+        (landed[0] as { commit: string }).commit,
+      );
+    },
+  );
+
   it('refuses a remote that is not configured and a worker id that cannot name a ref (exit 2 codes)', async () => {
     remote = createSharedRemote();
     const worker = remote.clone('w1');

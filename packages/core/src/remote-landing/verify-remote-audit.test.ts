@@ -144,4 +144,49 @@ describe('verifyRemoteAudit', () => {
       }),
     ]);
   });
+  it('fails for a snapshot signed by another key than the registered one (E_SIGNATURE)', slow, async () => {
+    const shared = createSharedRemote();
+    remote = shared;
+    const { auditor } = await twoWorkers(shared);
+    // Another machine lands under w1's id with its own key, without (being able to) register it.
+    const impostor = shared.clone('impostor');
+    const task = impostor.task('j_evil', { 'evil.txt': 'evil\n' });
+    const result = await landOnRemote({
+      clone: impostor.root,
+      remote: 'origin',
+      base: 'main',
+      jobId: 'j_evil',
+      workerId: 'w1',
+      snodoHome: impostor.snodoHome,
+      ...task,
+    });
+    expect(result.status).toBe('landed');
+
+    const verification = await verifyRemoteAudit({ repositoryRoot: auditor.root, remote: 'origin' });
+
+    expect(verification.ok).toBe(false);
+    expect(verification.failures).toContainEqual(
+      expect.objectContaining({
+        code: 'E_SIGNATURE',
+        worker: 'w1',
+        reason: expect.stringContaining('registered for w1'),
+      }),
+    );
+  });
+
+  it('fails for a landing whose worker chain is gone from the remote (E_CHAIN_MISSING)', slow, async () => {
+    const shared = createSharedRemote();
+    remote = shared;
+    const { auditor } = await twoWorkers(shared);
+    expect((await verifyRemoteAudit({ repositoryRoot: auditor.root, remote: 'origin' })).ok).toBe(true);
+    shared.remoteGit(['update-ref', '-d', 'refs/snodo/audit/w2']);
+
+    const verification = await verifyRemoteAudit({ repositoryRoot: auditor.root, remote: 'origin' });
+
+    expect(verification.ok).toBe(false);
+    const missing = verification.failures.filter((failure) => failure.code === 'E_CHAIN_MISSING');
+    expect(missing.map((failure) => failure.worker)).toEqual(['w2', 'w2']);
+    expect(missing.map((failure) => failure.reason).join('\n')).toContain('verified before');
+    expect(verification.landings).toEqual({ checked: 2, anchored: 1 });
+  });
 });
