@@ -14,6 +14,7 @@ import {
 } from '@snodo/coder-sdk';
 import { buildClaudeCodeArgv } from './claude-code-argv.js';
 import { buildClaudeCodeEnvironment, claudeCodeConfigDirectory } from './claude-code-environment.js';
+import { ClaudeCodeLiveUsage } from './claude-code-live-usage.js';
 import {
   type ClaudeCodeResultEvent,
   claudeCodeUsage,
@@ -34,7 +35,7 @@ import { CLAUDE_CODE_SUPPORTED_VERSIONS } from './version.js';
  * Claude Code (`claude -p`) as an in-place snodo coder: it edits the task worktree itself, snodo commits.
  * See COMPAT.md for the verified versions and where each flag and variable comes from.
  */
-class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
+class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig, ClaudeCodeLiveUsage> {
   readonly id = claudeCodeRegistration.id;
   readonly displayName = claudeCodeRegistration.displayName;
   readonly credentials: CoderV1Credentials = {
@@ -65,9 +66,19 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
    * The private config directory (Claude Code refuses none) and the variables pointing at it, with the
    * configured endpoint.
    */
-  override prepareRun(request: CoderV1Request, config: ClaudeCodeRunConfig): SubprocessRunPreparation {
+  override prepareRun(
+    request: CoderV1Request,
+    config: ClaudeCodeRunConfig,
+  ): SubprocessRunPreparation<ClaudeCodeLiveUsage> {
     mkdirSync(claudeCodeConfigDirectory(request), { recursive: true, mode: 0o700 });
-    return { env: buildClaudeCodeEnvironment(request, config) };
+    return { env: buildClaudeCodeEnvironment(request, config), state: new ClaudeCodeLiveUsage() };
+  }
+
+  /** Reports usage after every model response, so snodo can stop the run at the job's budget. */
+  override onOutput(stream: 'stdout' | 'stderr', text: string, run: ClaudeCodeRun): void {
+    if (stream !== 'stdout') return;
+    const usage = run.state.push(text);
+    if (usage !== undefined) run.request.emit({ type: 'usage', usage });
   }
 
   /** Each `api_retry` event on stdout is a retry: progress, and the cause of a run stopped meanwhile. */
@@ -150,7 +161,7 @@ class ClaudeCodeCoder extends SubprocessCoderAdapter<ClaudeCodeRunConfig> {
 }
 
 /** One attempt of Claude Code as its hooks see it. */
-type ClaudeCodeRun = SubprocessRun<ClaudeCodeRunConfig>;
+type ClaudeCodeRun = SubprocessRun<ClaudeCodeRunConfig, ClaudeCodeLiveUsage>;
 
 /**
  * Creates the Claude Code coder: `claude -p` headless in the task worktree, with snodo's instructions in
@@ -159,6 +170,6 @@ type ClaudeCodeRun = SubprocessRun<ClaudeCodeRunConfig>;
  */
 export function createClaudeCodeCoder(
   settings: ClaudeCodeCoderSettings = {},
-): SubprocessCoderAdapter<ClaudeCodeRunConfig> {
+): SubprocessCoderAdapter<ClaudeCodeRunConfig, ClaudeCodeLiveUsage> {
   return new ClaudeCodeCoder(settings);
 }

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import type { CoderV1Event, CoderV1Usage } from '@snodo/coder-sdk';
+import { type CreateFakeCliOptions, createFakeCli } from '@snodo/conformance/fake-cli';
+import { createTemporaryRun, isolateGitConfiguration, type TemporaryRun } from '@snodo/conformance/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClaudeCodeCoder } from './claude-code-adapter.js';
+import { ClaudeCodeLiveUsage } from './claude-code-live-usage.js';
+
+// The stream of 2.1.332 (fixture): two model responses, msg_fake_1 (twice, one event per content block)
+// and msg_fake_4, before the `result` event with the session's totals.
+const stream = readFileSync(
+  new URL('./__fixtures__/claude-code-stream-json-2.1.332.jsonl', import.meta.url),
+  'utf8',
+);
+
+describe('ClaudeCodeLiveUsage', () => {
+  it('sums each model response once as it arrives, whatever the chunk boundaries', () => {
+    const live = new ClaudeCodeLiveUsage();
+    const reports: CoderV1Usage[] = [];
+    for (let start = 0; start < stream.length; start += 97) {
+      const usage = live.push(stream.slice(start, start + 97));
+      if (usage !== undefined) reports.push(usage);
+    }
+    // One report per new response (the repeated block of msg_fake_1 adds nothing).
+    expect(reports).toEqual([
+      {
+        inputTokens: 400,
+        outputTokens: 1,
+        cachedInputTokens: 800,
+        costUsd: null,
+        source: 'estimated',
+        model: 'claude-sonnet-4-5',
+      },
+      {
+        inputTokens: 800,
+        outputTokens: 2,
+        cachedInputTokens: 1900,
+        costUsd: null,
+        source: 'estimated',
+        model: 'claude-sonnet-4-5',
+      },
+    ]);
+  });
+});
+
+let restoreGit: () => void;
+let run: TemporaryRun;
+beforeAll(() => {
+  restoreGit = isolateGitConfiguration();
+});
+afterAll(() => restoreGit());
+beforeEach(() => {
+  run = createTemporaryRun();
+});
+afterEach(() => run.cleanup());
+
+describe('the Claude Code coder while it runs', () => {
+  it('reports usage so far after each model response, before the result', { timeout: 30_000 }, async () => {
+    // Printed in two writes, the second starting with the second model response.
+    const split = stream.indexOf('{"type":"assistant","message":{"id":"msg_fake_4"');
+    const scenario: CreateFakeCliOptions['scenario'] = {
+      steps: [
+        { writeFile: { path: 'greeting.txt', content: 'hello\n' } },
+        { stdout: stream.slice(0, split) },
+        { stdout: stream.slice(split) },
+      ],
+    };
+    createFakeCli({
+      directory: run.binDirectory,
+      name: 'claude',
+      version: '2.1.332 (Claude Code)',
+      scenario,
+    });
+    const events: CoderV1Event[] = [];
+    const result = await createClaudeCodeCoder().doRun(
+      run.request({
+        credentials: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef' },
+        overrides: { emit: (event) => events.push(event) },
+      }),
+    );
+    const usage = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
+    expect(usage.map((entry) => entry.inputTokens)).toEqual([400, 800]);
+    // The result's totals replace the running estimate.
+    expect(result.usage).toMatchObject({ inputTokens: 800, outputTokens: 85, source: 'reported' });
+  });
+});
