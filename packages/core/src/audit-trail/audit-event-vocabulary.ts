@@ -117,6 +117,8 @@ export interface AuditEventDataByType {
     readonly model: Maybe<string>;
     readonly duration_ms: number;
     readonly usage: Usage;
+    /** A judge with `tools:`: each call it made (tool, input, ok, error, bytes), so the log shows what it read. */
+    readonly tool_calls: Maybe<readonly Data[]>;
   };
   /** The disagreement policy's decision over one phase's verdicts. */
   'policy-decide': {

@@ -95,6 +95,13 @@ describe('runTask with judges that have tools', () => {
       const gates = join(fixture.root, '.snodo/jobs', result.jobId, 'gates');
       const evidence = readdirSync(gates).find((name) => name.includes('security'));
       expect(JSON.parse(readFileSync(join(gates, evidence as string), 'utf8')).toolCalls).toHaveLength(1);
+      // The audit log's gate-verdict event carries the calls too.
+      const events = readFileSync(join(fixture.root, '.snodo/audit.log'), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+      const audited = events.find((event) => event.type === 'gate-verdict' && event.data.gate_id === 'security');
+      expect(audited?.data.tool_calls).toEqual([expect.objectContaining({ tool: 'read_file', ok: true })]);
     } finally {
       await llm.close();
     }

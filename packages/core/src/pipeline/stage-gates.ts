@@ -150,6 +150,7 @@ export async function runGates(
         model: verdict.model,
         duration_ms: verdict.durationMs,
         usage: JobRun.auditUsage(usage),
+        tool_calls: verdict.toolCalls?.map((call) => ({ ...call })),
       }),
     );
     if (usage) pending.push(run.recordUsage('judges', usage));
