@@ -222,6 +222,41 @@ describe('budgets', { timeout: 60_000 }, () => {
     }
   });
 
+  it('lands a change whose passing post-execute judges took the job past its cap, and says so', async () => {
+    const llm = await startFakeLlm({
+      script: [
+        {
+          verdict: { severity: 'pass', justification: 'no secrets', findings: [] },
+          usage: { input: 900, output: 30 },
+        },
+      ],
+    });
+    fixture.cleanup();
+    // Only the post-execute security judge calls the (fake) provider; the pre-execute one is the mock.
+    fixture = createPipelineFixture({
+      protocol: testProtocol.replace(
+        '  - validator_id: task-review\n',
+        '  - validator_id: task-review\n    model: mock/pass\n',
+      ),
+      config: `providers:\n  judge:\n    base_url: ${llm.baseUrl.openai}\n    api_key: test-key\n`,
+    });
+    try {
+      const { result, events } = await fixture.run({
+        task: 'add a file',
+        coder: 'mock',
+        model: 'judge/some-model',
+        maxTokens: 500,
+      });
+      expect(result).toMatchObject({ status: 'done', outcome: 'merged' });
+      const notes = events.flatMap((event) => (event.type === 'job-note' ? [event.message] : []));
+      expect(notes).toContain(
+        'The post-execute gates took the job past its budget: it used 930 of the 500-token cap (an unknown cost).',
+      );
+    } finally {
+      await llm.close();
+    }
+  });
+
   it('shows the budget in the plan (flag over protocol) and refuses caps that mean nothing', async () => {
     fixture.cleanup();
     fixture = createPipelineFixture({

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CoderPromptFinding } from '@snodo/coder-sdk';
 import { AuditTrail } from '../audit-trail/index.js';
+import { describeCrossing } from '../budget/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { classifyValidator, isRecoverable, loadDiffContext } from '../gates/index.js';
 import { revParse } from '../git/index.js';
@@ -344,6 +345,11 @@ export async function executeAndLand(
     );
     if (post.decision.action === 'proceed' || post.decision.action === 'proceed_with_log') {
       if (post.decision.action === 'proceed_with_log') run.note('info', post.decision.justification);
+      // Landing spends nothing more: a change the gates passed lands even when their calls reached a cap.
+      const over = run.budget?.crossedNow();
+      if (over !== undefined) {
+        run.note('warn', `The post-execute gates took the job past its budget: it ${describeCrossing(over)}.`);
+      }
       return land(run, workspace);
     }
     lastHalt = endingFromDecision('post_execute', post.decision, post.verdicts);
