@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateVerdictWithTools, type VerdictTool } from './generate-verdict-with-tools.js';
+import { type FakeLlmServer, startFakeLlmServer } from './testing/fake-llm-server.js';
+
+let server: FakeLlmServer;
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+});
+afterAll(async () => {
+  await server.close();
+});
 
 // The loop over real HTTP, with tool calls in each provider's wire format, is tested where the tools live
 // (core's judges/judge-tools/judge-tool-loop.test.ts, against the conformance kit's fake LLM).
@@ -26,5 +35,32 @@ describe('generateVerdictWithTools', () => {
     await expect(
       generateVerdictWithTools({ model: 'mock/pass', prompt: 'judge', tools: [] }),
     ).rejects.toThrow(/at least one tool/);
+  });
+
+  it('sends the shared prompt prefix first with its cache breakpoint, the tools after it, as a judge without tools', async () => {
+    server.enqueue({ text: JSON.stringify({ severity: 'pass', justification: 'fine', findings: [] }) });
+    const shared = '## Task\nadd rate limiting\n\n## Diff\n+limit();\n';
+    const result = await generateVerdictWithTools({
+      model: 'anthropic/claude-sonnet-4-5',
+      system: 'You review changes.',
+      prompt: `${shared}## Criteria\n1. Limits are tested.`,
+      sharedPrefix: shared,
+      tools: [readFile],
+      maxRetries: 0,
+      settings: {
+        env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+        providers: { anthropic: { base_url: `${server.origin}/v1` } },
+      },
+    });
+    expect(result.verdict.severity).toBe('pass');
+    const body = server.requests.at(-1)?.body as {
+      messages: { content: { text: string; cache_control?: unknown }[] }[];
+      tools: { name: string }[];
+    };
+    const [first, rest] = body.messages[0]?.content ?? [];
+    expect(first).toMatchObject({ text: shared, cache_control: { type: 'ephemeral' } });
+    expect(rest?.text).toContain('Limits are tested.');
+    expect(rest?.text).toContain('read-only tools');
+    expect(body.tools.map((tool) => tool.name)).toEqual(['read_file']);
   });
 });
