@@ -208,6 +208,36 @@ describe.each(dialects)('a judge with tools over $name', ({ model, settings }) =
     }
   }, 30_000);
 
+  it('repairs an invalid final answer once, showing the model the whole loop, and counts all three calls', async () => {
+    const llm = await startFakeLlm({
+      script: [
+        { toolCall: { name: 'read_file', input: { path: 'src/limit.ts' } } },
+        'I think it is fine.',
+        { verdict: { severity: 'pass', justification: 'fine after all', findings: [] } },
+      ],
+    });
+    try {
+      const verdict = await evaluateJudgeGate(security, {
+        phase: 'post_execute',
+        task: 'add rate limiting',
+        diff,
+        judge: judgeWith(settings(llm.url)),
+        judgeModel: model,
+        toolSource: { directory: repository.root, headCommit: diff.headCommit, baseCommit: diff.baseCommit },
+      });
+      expect(llm.problems).toEqual([]);
+      expect(verdict).toMatchObject({ severity: 'pass', error: false, justification: 'fine after all' });
+      const requests = llm.mainRequests();
+      expect(requests).toHaveLength(3);
+      // The repair request still holds the tool result and the answer it corrects.
+      expect(JSON.stringify(requests[2]?.body)).toContain('requests per minute');
+      expect(JSON.stringify(requests[2]?.body)).toContain('could not be used');
+      expect(verdict.usage).toMatchObject({ inputTokens: 300, outputTokens: 60 });
+    } finally {
+      await llm.close();
+    }
+  }, 30_000);
+
   it('a validator without tools still answers in one completion, with no tools on the wire', async () => {
     const llm = await startFakeLlm({
       script: [{ verdict: { severity: 'pass', justification: 'looks fine', findings: [] } }],
