@@ -22,11 +22,14 @@ export class BudgetWatch {
   private controller = new AbortController();
   private inFlight: CoderV1Usage | undefined;
   private stopped: BudgetCrossing | undefined;
+  private warnedUnpriced = false;
 
   constructor(
     readonly budget: JobBudget,
     private readonly ledger: UsageLedger,
     private readonly prices: PriceOverrides | undefined,
+    /** Told once when a dollar cap cannot be checked because some usage has no known cost. */
+    private readonly warn: (message: string) => void = () => {},
   ) {}
 
   /** A fresh signal for one coder attempt: the run's own cancel, or this watch's budget stop. */
@@ -48,7 +51,9 @@ export class BudgetWatch {
     if (this.stopped !== undefined) return;
     const projected = new UsageLedger(this.prices, this.ledger.snapshot());
     projected.add('coder', this.inFlight);
-    const crossing = crossedCap(this.budget, jobSpend(projected.snapshot()));
+    const spent = jobSpend(projected.snapshot());
+    this.warnIfUnpriced(spent.costUsd);
+    const crossing = crossedCap(this.budget, spent);
     if (crossing === undefined) return;
     this.stopped = crossing;
     this.controller.abort(new BudgetStop(crossing));
@@ -68,6 +73,22 @@ export class BudgetWatch {
 
   /** Whether what the job has recorded so far already reaches a cap (checked before spending more). */
   crossedNow(): BudgetCrossing | undefined {
-    return crossedCap(this.budget, jobSpend(this.ledger.snapshot()));
+    const spent = jobSpend(this.ledger.snapshot());
+    this.warnIfUnpriced(spent.costUsd);
+    return crossedCap(this.budget, spent);
+  }
+
+  /** An unknown cost never crosses a dollar cap, so the user hears that the cap is blind, once. */
+  private warnIfUnpriced(costUsd: number | null): void {
+    if (costUsd !== null || this.budget.maxCostUsd === undefined || this.warnedUnpriced) return;
+    this.warnedUnpriced = true;
+    const models = Object.values(this.ledger.snapshot())
+      .filter((usage) => usage.costUsd === null)
+      .flatMap((usage) => usage.models);
+    this.warn(
+      `The dollar cap cannot be checked: snodo knows no price for ${models.length > 0 ? models.join(', ') : 'a model this job used'} ` +
+        'and none was reported. Add one with `snodo config set prices.<model>.input <usd per million>` ' +
+        '(and `.output`), or cap tokens with --max-tokens.',
+    );
   }
 }

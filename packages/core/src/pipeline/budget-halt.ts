@@ -26,7 +26,9 @@ export function budgetRecord(budget: JobBudget): NonNullable<JobState['budget']>
 /** Starts watching a job's caps: records them in `state.json` and hangs the watch on the run. */
 export async function watchBudget(run: JobRun, budget: JobBudget): Promise<void> {
   if (!hasBudget(budget)) return;
-  run.budget = new BudgetWatch(budget, run.usage, run.context.config.prices);
+  run.budget = new BudgetWatch(budget, run.usage, run.context.config.prices, (message) =>
+    run.note('warn', message),
+  );
   await run.updateState((state) => ({ ...state, budget: budgetRecord(budget) }));
 }
 

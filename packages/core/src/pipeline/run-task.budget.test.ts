@@ -246,9 +246,14 @@ describe('budgets', { timeout: 60_000 }, () => {
         coder: 'mock',
         model: 'judge/some-model',
         maxTokens: 500,
+        maxCostUsd: 1,
       });
       expect(result).toMatchObject({ status: 'done', outcome: 'merged' });
       const notes = events.flatMap((event) => (event.type === 'job-note' ? [event.message] : []));
+      // The fake model has no price: the dollar cap is blind, and the user is told once.
+      expect(notes.filter((note) => note.startsWith('The dollar cap cannot be checked'))).toEqual([
+        expect.stringContaining('judge/some-model and none was reported'),
+      ]);
       expect(notes).toContain(
         'The post-execute gates took the job past its budget: it used 930 of the 500-token cap (an unknown cost).',
       );
