@@ -9,6 +9,13 @@ export {
   exitCodeForResult,
   type ResultStatus,
 } from './exit-codes.js';
+/** Starts a `snodo run` detached from the caller (the MCP server's tool, `snodo run --background`). */
+export {
+  type BackgroundRun,
+  type BackgroundRunFlags,
+  type BackgroundRunOptions,
+  startBackgroundRun,
+} from './jobs/start-background-run.js';
 export {
   auditEventsJsonSchema,
   auditVerifyJsonSchema,

@@ -17,6 +17,8 @@ import {
 } from './background-request.js';
 import { writeJsonFile } from './write-json-file.js';
 
+export type { BackgroundRunFlags } from './background-request.js';
+
 /** What `startBackgroundRun` is given: the task and the flags `snodo run` would take, and where. */
 export interface BackgroundRunOptions {
   readonly task: string;

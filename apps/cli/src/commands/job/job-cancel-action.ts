@@ -1,6 +1,7 @@
 import { cancelJob } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
+import { waitForBackgroundExit } from '../../jobs/background-process-exit.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
 import { taskOptions } from '../task/task-options.js';
 
@@ -19,8 +20,9 @@ export async function jobCancelAction(
   reference: string,
   flags: JobCancelFlags,
 ): Promise<number> {
-  const { jobId } = await resolveJobId(context.cwd, reference);
+  const { repositoryRoot, jobId } = await resolveJobId(context.cwd, reference);
   const { state, stopped } = await cancelJob({ ...taskOptions(context), jobId, reason: flags.reason });
+  if (stopped) await waitForBackgroundExit(repositoryRoot, state);
   if (flags.json === true) {
     context.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
     return EXIT_CODES.done;

@@ -3,6 +3,7 @@ import { type JobState, readJobState, reconcileDeadJobs } from '@snodo/core/jobs
 import type { CliContext } from '../../cli-context.js';
 import { CliError } from '../../errors/cli-error.js';
 import { exitCodeForResult } from '../../exit-codes.js';
+import { waitForBackgroundExit } from '../../jobs/background-process-exit.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
 import { taskOptions } from '../task/task-options.js';
 
@@ -52,6 +53,8 @@ export async function jobWaitAction(
     state = readJobState(repositoryRoot, jobId);
     if (state.status === 'running') await sleep(POLL_INTERVAL_MS);
   }
+  // The job's audit record (job-end, its checkpoint) is complete once a background run's process is gone.
+  await waitForBackgroundExit(repositoryRoot, state);
   if (flags.json === true) context.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
   else context.stdout.write(endLine(context, state));
   return exitCodeForResult(state);

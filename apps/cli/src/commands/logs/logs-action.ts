@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { jobPaths, readJobState, reconcileDeadJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
+import { waitForBackgroundExit } from '../../jobs/background-process-exit.js';
 import { backgroundLogPath } from '../../jobs/background-request.js';
 import { resolveJobId } from '../../jobs/resolve-job-id.js';
 
@@ -53,6 +54,12 @@ export async function logsAction(context: CliContext, reference: string, flags: 
     offset = copyFrom(context, path, offset);
     await reconcileDeadJobs(options);
     state = readJobState(repositoryRoot, jobId);
+  }
+  // A background run prints its last lines (the end, the summary) after `state.json` says it ended.
+  if (flags.follow === true) {
+    await waitForBackgroundExit(repositoryRoot, state, () => {
+      offset = copyFrom(context, path, offset);
+    });
   }
   offset = copyFrom(context, path, offset);
   if (offset === 0) {

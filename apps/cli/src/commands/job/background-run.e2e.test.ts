@@ -1,0 +1,224 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { taskListJsonSchema } from '../../json/job-json-schemas.js';
+import {
+  type CliFixture,
+  createCliFixture,
+  parseJson,
+  SNODO_BIN,
+  TEST_PROTOCOL,
+} from '../../testing/cli-fixture.js';
+
+// `snodo run --background` and `snodo job …`, with the built CLI spawned as a user runs it, in temporary
+// repositories with real git, and coders declared in config as commands that sleep.
+
+/** The test protocol whose pre-execute judge passes on its own model, so `-m mock/warn` escalates later. */
+const JUDGED_AFTER_EXECUTION = TEST_PROTOCOL.replace(
+  '  - validator_id: task-review\n',
+  '  - validator_id: task-review\n    model: mock/pass\n',
+);
+
+/** Declares coders that sleep `delayMs` and then write a file (`sleeper`), or fail (`crasher`). */
+function declareCoders(fixture: CliFixture, delayMs: number): void {
+  const sleeper = `setTimeout(() => { require('fs').writeFileSync('slept.txt', 'slept\\n'); console.log('sleeper: wrote slept.txt'); }, ${delayMs}); console.log('sleeper: started');`;
+  const crasher = `console.error('crasher: giving up'); process.exit(7);`;
+  fixture.writeConfig(
+    [
+      'coders:',
+      '  sleeper:',
+      `    command: [${JSON.stringify(process.execPath)}, "-e", ${JSON.stringify(sleeper)}, "{prompt}"]`,
+      '  crasher:',
+      `    command: [${JSON.stringify(process.execPath)}, "-e", ${JSON.stringify(crasher)}, "{prompt}"]`,
+      '',
+    ].join('\n'),
+  );
+}
+
+interface Started {
+  readonly jobId: string;
+  readonly pid: number;
+  readonly logs: string;
+}
+
+/** `snodo run --background --json …`: the started job, after checking the command returned 0. */
+async function startInBackground(fixture: CliFixture, args: readonly string[]): Promise<Started> {
+  const started = await fixture.snodo(['run', ...args, '--background', '--json']);
+  expect(started.exitCode, started.all).toBe(0);
+  return parseJson(started) as Started;
+}
+
+function readState(fixture: CliFixture, jobId: string): Record<string, unknown> & { status: string } {
+  return JSON.parse(readFileSync(join(fixture.root, '.snodo', 'jobs', jobId, 'state.json'), 'utf8'));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+// Each test starts several real snodo processes, the run among them: tens of seconds on a loaded machine.
+describe('snodo run --background', { timeout: 150_000 }, () => {
+  let fixture: CliFixture | undefined;
+  afterEach(() => fixture?.cleanup());
+
+  it('prints the job id and returns while the job goes on; logs --follow streams it; job wait exits 0 once merged', async () => {
+    fixture = createCliFixture();
+    declareCoders(fixture, 6_000);
+    const started = await startInBackground(fixture, [
+      'Sleep, then write a file',
+      '--coder',
+      'sleeper',
+      '-m',
+      'mock/pass',
+    ]);
+    expect(started.jobId).toMatch(/^j_[0-9a-z]+$/);
+    expect(started.logs).toBe(join(fixture.root, '.snodo', 'jobs', started.jobId, 'output.log'));
+    // The command returned while the run goes on, in the process it named.
+    const state = readState(fixture, started.jobId);
+    expect(state.status).toBe('running');
+    expect((state.process as { pid: number }).pid).toBe(started.pid);
+    const listed = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
+    expect(listed.jobs.find((job) => job.jobId === started.jobId)?.status).toBe('running');
+
+    const follow = await fixture.snodo(['logs', started.jobId, '--follow']);
+    expect(follow.exitCode, follow.all).toBe(0);
+    expect(follow.stdout).toContain(`job ${started.jobId}: Sleep, then write a file`);
+    expect(follow.stdout).toContain('stage execute');
+    expect(follow.stdout).toContain('sleeper: wrote slept.txt');
+    expect(follow.stdout).toContain(`job ${started.jobId} ended: merged into main`);
+
+    const wait = await fixture.snodo(['job', 'wait', started.jobId]);
+    expect(wait.exitCode, wait.all).toBe(0);
+    expect(wait.stdout).toContain(`${started.jobId} done (merged)`);
+    expect(fixture.git(['show', 'main:slept.txt'])).toBe('slept');
+    expect(isAlive(started.pid)).toBe(false);
+  });
+
+  it('job wait exits with the code the foreground run would have had: 1 escalated, 3 coder failed', async () => {
+    fixture = createCliFixture({ protocol: JUDGED_AFTER_EXECUTION });
+    declareCoders(fixture, 0);
+    const escalated = await startInBackground(fixture, ['Add a doubtful file', '--mock', '-m', 'mock/warn']);
+    const failed = await startInBackground(fixture, ['Crash', '--coder', 'crasher', '-m', 'mock/pass']);
+    const [escalatedWait, failedWait] = await Promise.all([
+      fixture.snodo(['job', 'wait', escalated.jobId, '--json']),
+      fixture.snodo(['job', 'wait', failed.jobId]),
+    ]);
+    expect(escalatedWait.exitCode, escalatedWait.all).toBe(1);
+    expect(parseJson(escalatedWait)).toMatchObject({ status: 'halted', outcome: 'escalated' });
+    expect(failedWait.exitCode, failedWait.all).toBe(3);
+    expect(failedWait.stdout).toContain(`${failed.jobId} failed`);
+  });
+
+  it('job wait --timeout gives up with exit 3 and leaves the job running', async () => {
+    fixture = createCliFixture();
+    declareCoders(fixture, 12_000);
+    const started = await startInBackground(fixture, ['Sleep long', '--coder', 'sleeper', '-m', 'mock/pass']);
+    const wait = await fixture.snodo(['job', 'wait', started.jobId, '--timeout', '1']);
+    expect(wait.exitCode, wait.all).toBe(3);
+    expect(wait.stderr).toContain(`${started.jobId} is still running after 1s`);
+    expect(readState(fixture, started.jobId).status).toBe('running');
+    expect((await fixture.snodo(['job', 'wait', started.jobId])).exitCode).toBe(0);
+  });
+
+  it('job cancel stops a sleeping coder: its process is gone, the job is cancelled with who, audited', async () => {
+    fixture = createCliFixture();
+    declareCoders(fixture, 120_000);
+    const started = await startInBackground(fixture, [
+      'Sleep for minutes',
+      '--coder',
+      'sleeper',
+      '-m',
+      'mock/pass',
+    ]);
+    await until(() => readState(fixture!, started.jobId).coderProcess !== undefined, 'the coder to start');
+    const coder = readState(fixture, started.jobId).coderProcess as { pid: number; processGroup: number };
+    expect(isAlive(coder.pid)).toBe(true);
+
+    const cancel = await fixture.snodo(['job', 'cancel', started.jobId, '--reason', 'changed my mind']);
+    expect(cancel.exitCode, cancel.all).toBe(0);
+    expect(cancel.stdout).toContain(`cancelled ${started.jobId}: Cancelled by tester at`);
+    const state = readState(fixture, started.jobId);
+    expect(state.status).toBe('cancelled');
+    expect(state.decisions).toEqual([
+      expect.objectContaining({ action: 'cancel', by: 'tester', reason: 'changed my mind' }),
+    ]);
+    await until(() => !isAlive(coder.pid) && !isAlive(started.pid), 'the coder and the run to exit', 10_000);
+    const audit = readFileSync(join(fixture.root, '.snodo', 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; job?: string; data: Record<string, unknown> })
+      .filter((event) => event.job === started.jobId);
+    const types = audit.map((event) => event.type);
+    expect(types).toContain('job-cancel');
+    expect(types.indexOf('job-cancel')).toBeLessThan(types.lastIndexOf('job-end'));
+    expect(audit.find((event) => event.type === 'job-end')?.data).toMatchObject({ status: 'cancelled' });
+
+    expect((await fixture.snodo(['job', 'wait', started.jobId])).exitCode).toBe(130);
+    const again = await fixture.snodo(['job', 'cancel', started.jobId]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain(`Cannot cancel job ${started.jobId}: it is not running (it is cancelled`);
+  });
+
+  it('survives SIGHUP to the terminal that started it, and still lands', async () => {
+    fixture = createCliFixture();
+    declareCoders(fixture, 10_000);
+    // A shell in a process group of its own plays the terminal: it starts the run, then stays until hung up.
+    const script = `"$0" "$1" run "Outlive the terminal" --coder sleeper -m mock/pass --background --json; sleep 60`;
+    const terminal = spawn('sh', ['-c', script, process.execPath, SNODO_BIN], {
+      cwd: fixture.root,
+      env: fixture.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let errors = '';
+    terminal.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    terminal.stderr?.on('data', (chunk: Buffer) => {
+      errors += chunk.toString('utf8');
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      terminal.on('exit', (_code, signal) => resolve(signal)),
+    );
+    await until(() => output.trim().endsWith('}') || errors.includes('error'), 'the job id');
+    expect(errors).toBe('');
+    const started = JSON.parse(output) as Started;
+    expect(readState(fixture, started.jobId).status, 'still running when the terminal hangs up').toBe(
+      'running',
+    );
+    process.kill(-(terminal.pid as number), 'SIGHUP');
+    expect(await exited).toBe('SIGHUP');
+
+    const wait = await fixture.snodo(['job', 'wait', started.jobId]);
+    expect(wait.exitCode, wait.all).toBe(0);
+    expect(readState(fixture, started.jobId)).toMatchObject({ status: 'done', outcome: 'merged' });
+  });
+
+  it('refuses in the foreground what the run would refuse, before any job exists', async () => {
+    fixture = createCliFixture();
+    const unknown = await fixture.snodo(['run', 'Add a file', '--coder', 'nope', '--background']);
+    expect(unknown.exitCode, unknown.all).toBe(2);
+    expect(unknown.stderr).toContain('nope');
+    const dryRun = await fixture.snodo(['run', 'Add a file', '--mock', '--background', '--dry-run']);
+    expect(dryRun.exitCode).toBe(2);
+    expect(dryRun.stderr).toContain('--background and --dry-run do not go together');
+    const jobs = join(fixture.root, '.snodo', 'jobs');
+    expect(existsSync(jobs) ? readdirSync(jobs) : []).toEqual([]);
+  });
+});
