@@ -174,6 +174,13 @@ const SUMMARIES: Summaries = {
     ['pid', data.pid],
     ['was', data.previous_status],
   ],
+  'mcp-tool-call': (data) => [
+    ['tool', data.tool],
+    ['client', `${data.client_name}@${data.client_version}`],
+    ['outcome', data.outcome],
+    ['code', data.error_code],
+    ['reason', data.reason],
+  ],
   'remote-landing-start': (data) => [
     ['worker', data.worker],
     ['base', data.base_ref],
