@@ -1,6 +1,8 @@
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import type { AuditEventData } from '../audit-trail/audit-event-vocabulary.js';
+import { auditLogPath } from '../audit-trail/audit-paths.js';
 import { AuditTrail } from '../audit-trail/audit-trail.js';
+import { loadOrCreateSigningKey } from '../audit-trail/signing-key-store.js';
 import { RemoteLandingInvalidError } from '../errors.js';
 import {
   commitTree,
@@ -9,6 +11,7 @@ import {
   git,
   isAncestor,
   resolveCommit,
+  resolveCommits,
   resolveGitIdentity,
 } from '../git/index.js';
 import { landingMessage } from '../isolation/landing-message.js';
@@ -17,12 +20,14 @@ import { SNODO_VERSION } from '../version.js';
 import { AUDIT_ANCHOR_TRAILER_KEY, formatAuditAnchor } from './audit-trailer.js';
 import { snapshotChain } from './chain-snapshot.js';
 import { findLandingOfJob } from './find-landing-of-job.js';
+import { landerIdentityProblem } from './lander-identity.js';
 import { prepareLandingCandidate } from './landing-candidate.js';
 import {
   baseBranchName,
   jobResultRef,
   landingCopyPrefix,
   refComponentProblem,
+  WORKER_KEYS_REF,
   workerAuditRef,
 } from './remote-landing-refs.js';
 import type { RemoteLandingRequest, RemoteLandingResult } from './remote-landing-request.js';
@@ -110,6 +115,8 @@ async function landWithTrail(
   const copies = landingCopyPrefix(remote);
   const baseCopy = `${copies}heads/${baseName}`;
   const chainCopy = `${copies}workers/${workerId}`;
+  const keysCopy = `${copies}keys`;
+  const keyId = loadOrCreateSigningKey(request.snodoHome).keyId;
   const recordEnd = (
     attempt: number,
     outcome: AuditEventData<'remote-landing-end'>['outcome'],
@@ -146,17 +153,28 @@ async function landWithTrail(
     if (request.signal?.aborted) {
       return kept(attempt - 1, 'the landing was cancelled before it pushed; nothing moved on the remote');
     }
-    // The chain glob matches only this worker's ref and ids it prefixes; --prune drops a copy whose ref is gone.
-    await fetchFromRemote(clone, remote, [`+${baseRef}:${baseCopy}`, `+${chainRef}*:${chainCopy}*`], {
-      prune: true,
-    });
-    const [seenBase, seenChain] = await Promise.all([
-      resolveCommit(clone, baseCopy),
-      resolveCommit(clone, chainCopy),
-    ]);
+    // The globs match only this worker's chain (and ids it prefixes) and the key registry; --prune drops a
+    // copy whose ref is gone, so each copy says what the remote holds now.
+    await fetchFromRemote(
+      clone,
+      remote,
+      [`+${baseRef}:${baseCopy}`, `+${chainRef}*:${chainCopy}*`, `+${WORKER_KEYS_REF}*:${keysCopy}*`],
+      { prune: true },
+    );
+    const [seenBase, seenChain, seenKeys] = await resolveCommits(clone, [baseCopy, chainCopy, keysCopy]);
     if (seenBase === undefined) {
       return kept(attempt, `${remote} has no branch ${baseName} to land on`);
     }
+    const identityProblem = await landerIdentityProblem({
+      clone,
+      workerId,
+      keyId,
+      logId: trail.logId,
+      logPath: auditLogPath(clone),
+      keysTip: seenKeys,
+      chainTip: seenChain,
+    });
+    if (identityProblem !== undefined) return kept(attempt, identityProblem);
     if ((await resolveCommit(clone, request.taskCommit)) === undefined) {
       const jobCopy = `${copies}jobs/${jobId}`;
       await fetchFromRemote(clone, remote, [`+${jobResultRef(jobId)}*:${jobCopy}*`]);

@@ -144,35 +144,67 @@ describe('verifyRemoteAudit', () => {
       }),
     ]);
   });
-  it('fails for a snapshot signed by another key than the registered one (E_SIGNATURE)', slow, async () => {
-    const shared = createSharedRemote();
-    remote = shared;
-    const { auditor } = await twoWorkers(shared);
-    // Another machine lands under w1's id with its own key, without (being able to) register it.
-    const impostor = shared.clone('impostor');
-    const task = impostor.task('j_evil', { 'evil.txt': 'evil\n' });
-    const result = await landOnRemote({
-      clone: impostor.root,
-      remote: 'origin',
-      base: 'main',
-      jobId: 'j_evil',
-      workerId: 'w1',
-      snodoHome: impostor.snodoHome,
-      ...task,
-    });
-    expect(result.status).toBe('landed');
+  it(
+    'a lander with another key than the registered one is refused; a snapshot whose signature was forged fails (E_SIGNATURE)',
+    slow,
+    async () => {
+      const shared = createSharedRemote();
+      remote = shared;
+      const { auditor } = await twoWorkers(shared);
+      // Another machine tries to land under w1's id with its own key: refused before anything is pushed.
+      const impostor = shared.clone('impostor');
+      const task = impostor.task('j_evil', { 'evil.txt': 'evil\n' });
+      const before = shared.remoteGit(['rev-parse', 'refs/heads/main']);
+      const refused = await landOnRemote({
+        clone: impostor.root,
+        remote: 'origin',
+        base: 'main',
+        jobId: 'j_evil',
+        workerId: 'w1',
+        snodoHome: impostor.snodoHome,
+        ...task,
+      });
+      expect(refused).toMatchObject({
+        status: 'kept',
+        reason: expect.stringContaining('registered with key'),
+      });
+      expect(shared.remoteGit(['rev-parse', 'refs/heads/main'])).toBe(before);
 
-    const verification = await verifyRemoteAudit({ repositoryRoot: auditor.root, remote: 'origin' });
+      // Someone with push access swaps the signature of w1's newest snapshot for another one.
+      const tip = shared.remoteGit(['rev-parse', 'refs/snodo/audit/w1']);
+      const message = shared.remoteGit(['log', '-1', '--format=%B', tip]);
+      const forgedMessage = message.replace(
+        /^(Snodo-Audit-Checkpoint: )(\S+)$/m,
+        (_line, key: string, value: string) => {
+          const checkpoint = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { sig: string };
+          checkpoint.sig = Buffer.alloc(64, 7).toString('base64');
+          return `${key}${Buffer.from(JSON.stringify(checkpoint), 'utf8').toString('base64url')}`;
+        },
+      );
+      expect(forgedMessage).not.toBe(message);
+      const parents = shared
+        .remoteGit(['log', '-1', '--format=%P', tip])
+        .split(' ')
+        .filter(Boolean)
+        .flatMap((parent) => ['-p', parent]);
+      const forged = shared.remoteGitInput(
+        ['commit-tree', `${tip}^{tree}`, ...parents, '-F', '-'],
+        `${forgedMessage}\n`,
+      );
+      shared.remoteGit(['update-ref', 'refs/snodo/audit/w1', forged]);
 
-    expect(verification.ok).toBe(false);
-    expect(verification.failures).toContainEqual(
-      expect.objectContaining({
-        code: 'E_SIGNATURE',
-        worker: 'w1',
-        reason: expect.stringContaining('registered for w1'),
-      }),
-    );
-  });
+      const verification = await verifyRemoteAudit({ repositoryRoot: auditor.root, remote: 'origin' });
+
+      expect(verification.ok).toBe(false);
+      expect(verification.failures).toContainEqual(
+        expect.objectContaining({
+          code: 'E_SIGNATURE',
+          worker: 'w1',
+          reason: expect.stringContaining('does not verify'),
+        }),
+      );
+    },
+  );
 
   it('fails for a landing whose worker chain is gone from the remote (E_CHAIN_MISSING)', slow, async () => {
     const shared = createSharedRemote();
