@@ -238,6 +238,26 @@ describe('landOnRemote', () => {
     },
   );
 
+  it(
+    'keeps the job, saying why, when the remote holds the single-machine refs/snodo/audit',
+    slow,
+    async () => {
+      remote = createSharedRemote();
+      const worker = remote.clone('w1');
+      const task = worker.task('j_df', { 'df.txt': 'df\n' });
+      remote.remoteGit(['update-ref', 'refs/snodo/audit', task.taskBase]);
+
+      const result = await landOnRemote(request(worker, 'j_df', task));
+
+      expect(result).toMatchObject({
+        status: 'kept',
+        attempts: 1,
+        reason: expect.stringContaining('point audit.remote'),
+      });
+      expect(remote.remoteGit(['rev-parse', 'refs/heads/main'])).toBe(task.taskBase);
+    },
+  );
+
   it('refuses a remote that is not configured and a worker id that cannot name a ref (exit 2 codes)', async () => {
     remote = createSharedRemote();
     const worker = remote.clone('w1');

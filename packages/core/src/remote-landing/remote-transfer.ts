@@ -131,12 +131,31 @@ export async function pushAtomically(
   // remote's own ref transaction is then the compare-and-swap, and the loser's refs come back `[remote
   // rejected] (atomic transaction failed)` with "cannot lock ref …: is at X but expected Y" (or the other
   // push's lock file) in stderr. That is the same lost race.
-  const remoteRaceLost = /cannot lock ref/.test(pushed.stderr);
+  const remoteRaceLost =
+    /cannot lock ref '[^']+': is at [0-9a-f]+ but expected/.test(pushed.stderr) ||
+    /Unable to create '[^']+\.lock': File exists/.test(pushed.stderr);
   if (leaseRefused || remoteRaceLost) {
     return { status: 'stale', detail: remoteRaceLost ? firstRemoteError(pushed.stderr) : detail };
   }
-  return { status: 'failed', detail: pushed.stderr ? `${detail} (${pushed.stderr.split('\n')[0]})` : detail };
+  const gitSaid = pushed.stderr
+    .split('\n')[0]
+    ?.replace(/^remote:\s*/, '')
+    .trim();
+  return {
+    status: 'failed',
+    detail:
+      (gitSaid ? `${detail} (${gitSaid})` : detail) +
+      (/exists; cannot create/.test(pushed.stderr) ? directoryConflictHint : ''),
+  };
 }
+
+/**
+ * NOTE: git stores refs as paths, so a remote cannot hold both `refs/snodo/audit` (the single-machine
+ * checkpoint ref that `audit.remote` pushes) and `refs/snodo/audit/<worker>`.
+ */
+const directoryConflictHint =
+  '. The remote holds refs/snodo/audit itself (a single-machine `audit.remote` pushes it), which leaves no room ' +
+  'for worker chains under refs/snodo/audit/<worker>: point audit.remote at another remote, or move that ref away';
 
 /** The first `remote: error:` line of a push's stderr, without the prefix and trailing padding. */
 function firstRemoteError(stderr: string): string {
