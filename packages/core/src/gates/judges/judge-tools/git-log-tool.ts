@@ -17,11 +17,12 @@ const input = z
   })
   .strict();
 
-/** `git_log`: the newest commits of head's history (id, author, date, subject), at most 50, optionally of one path. */
+/** `git_log`: the newest commits of head's history (id, date, author, subject, parents), at most 50, optionally of one path. */
 export const gitLogTool: JudgeToolDefinition<z.infer<typeof input>> = {
   name: 'git_log',
   description:
-    'List the newest commits in the history of the commit being judged: id, author, date and subject, ' +
+    'List the newest commits in the history of the commit being judged: id, date, author, subject and ' +
+    "parent ids (read_diff from a parent to its commit shows that commit's change), " +
     'optionally only those touching one path.',
   input,
   async run(request, source) {
@@ -33,7 +34,8 @@ export const gitLogTool: JudgeToolDefinition<z.infer<typeof input>> = {
         'log',
         '--no-color',
         '--date=short',
-        '--format=%H %an %ad %s',
+        // The parents let read_diff show one commit's own change (from its parent to it).
+        '--format=%H %ad %an: %s (parents: %P)',
         `--max-count=${count}`,
         source.headCommit,
         ...(path.path === '' ? [] : ['--', path.path]),

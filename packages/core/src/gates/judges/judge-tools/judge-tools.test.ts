@@ -83,7 +83,11 @@ describe('judge tools read the judged commit', () => {
     const diff = await all.read_diff!.execute({});
     expect(diff).toContain('+export const LIMIT = 5;');
     expect(await all.read_diff!.execute({ path: 'docs' })).toContain('+# Guide');
-    expect(await all.git_log!.execute({ max_count: 1 })).toContain('add a rate limit');
+    const log = await all.git_log!.execute({ max_count: 1 });
+    expect(log).toContain(`${source.headCommit} `);
+    expect(log).toContain(`add a rate limit (parents: ${source.baseCommit})`);
+    // One commit's own change: from its parent (which git_log names) to it.
+    expect(await all.read_diff!.execute({ from: source.baseCommit, to: source.headCommit })).toBe(diff);
   });
 });
 
