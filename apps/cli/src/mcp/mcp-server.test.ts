@@ -142,6 +142,10 @@ describe('snodo serve (in-memory transport)', () => {
     )
       .filter((event) => event.type === 'mcp-tool-call')
       .map((event) => event.data as Record<string, unknown>);
+    const jobStart = (
+      await readRepositoryAudit({ cwd: fixture!.root, env: fixture!.env, homeDirectory: fixture!.home })
+    ).find((event) => event.type === 'job-start');
+    expect(jobStart?.actor).toBe('mcp:test-host');
     expect(calls[0]).toMatchObject({
       tool: 'snodo_run_task',
       client_name: 'test-host',

@@ -3,7 +3,7 @@ import type { CliContext } from '../cli-context.js';
 import { builtInCoders } from '../coders/built-in-coders.js';
 import { toDryRunPlan } from '../commands/run/dry-run-plan.js';
 import { runTaskInputSchema } from './run-task-input.js';
-import { ok, registerSnodoTool, type ToolHost } from './snodo-tool.js';
+import { clientIdentity, ok, registerSnodoTool, type ToolHost } from './snodo-tool.js';
 import type { JobStarter } from './start-governed-job.js';
 
 /** `snodo_run_task` and `snodo_dry_run`: the only ways a client gets code changed, both through the gates. */
@@ -31,7 +31,12 @@ export function registerRunTools(
         readOnly: false,
       },
       async (input) => {
-        const started = await options.jobs.start({ ...input, mode: options.mode });
+        const client = clientIdentity(host.server);
+        const started = await options.jobs.start({
+          ...input,
+          mode: options.mode,
+          actor: `mcp:${client.name}`,
+        });
         host.session.rememberStartedJob(started.jobId);
         return ok({ job_id: started.jobId, status: 'running', mode: options.mode }, started.jobId);
       },

@@ -10,6 +10,8 @@ export interface GovernedJobRequest {
   readonly model?: string | undefined;
   readonly mock?: boolean | undefined;
   readonly base?: string | undefined;
+  /** Who asks, for the job's `job-start` event: `mcp:<client name>`. */
+  readonly actor: string;
 }
 
 /** A job that exists and is running. */
@@ -39,6 +41,7 @@ export function createJobStarter(context: CliContext): JobStarter {
         cwd: context.cwd,
         env: context.env,
         homeDirectory: context.homeDirectory,
+        actor: request.actor,
         flags: {
           coder: request.coder,
           model: request.model,
