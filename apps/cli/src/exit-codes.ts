@@ -4,6 +4,7 @@ import type { CoderSdkErrorCode } from '@snodo/coder-sdk';
 import type { CoreErrorCode } from '@snodo/core';
 import { type FoundationErrorCode, SnodoError } from '@snodo/foundation';
 import type { LlmErrorCode } from '@snodo/llm';
+import type { QueueErrorCode } from '@snodo/queue';
 import type { CliErrorCode } from './errors/cli-error.js';
 
 /**
@@ -38,7 +39,8 @@ export type SnodoErrorCode =
   | CoderSdkErrorCode
   | CoreErrorCode
   | FoundationErrorCode
-  | LlmErrorCode;
+  | LlmErrorCode
+  | QueueErrorCode;
 
 const { halted, badInput, failure, cancelled } = EXIT_CODES;
 
@@ -57,10 +59,19 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   CLI_USAGE: badInput,
   CLI_CANCELLED: EXIT_CODES.cancelled,
   JOB_NOT_FOUND: badInput,
-  PROTOCOL_EXISTS: badInput,
-  // Protocol, config, selection and repository state the user named.
   BACKGROUND_START_FAILED: failure,
   JOB_WAIT_TIMEOUT: failure,
+  PROTOCOL_EXISTS: badInput,
+  // The queue (`snodo submit | worker`, queue jobs): a setting, an id or a job state the user named.
+  QUEUE_URL_MISSING: badInput,
+  QUEUE_URL_INVALID: badInput,
+  QUEUE_JOB_NOT_FOUND: badInput,
+  QUEUE_JOB_STATE: badInput,
+  QUEUE_SUBMISSION_INVALID: badInput,
+  WORKER_SETUP_INVALID: badInput,
+  // The queue's server does not answer: the environment's.
+  QUEUE_UNREACHABLE: failure,
+  // Protocol, config, selection and repository state the user named.
   BASE_BRANCH_NOT_FOUND: badInput,
   BASE_BRANCH_REQUIRED: badInput,
   BUDGET_INVALID: badInput,
@@ -71,6 +82,7 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   CONFIG_INVALID: badInput,
   CONFIG_KEY_INVALID: badInput,
   JOB_ACTION_REFUSED: badInput,
+  JOB_ID_UNUSABLE: badInput,
   MODE_CANNOT_CHANGE_CODE: badInput,
   MODE_UNKNOWN: badInput,
   MODEL_CODER_MISMATCH: badInput,
@@ -82,7 +94,6 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   PROTOCOL_INVALID: badInput,
   PROTOCOL_NOT_FOUND: badInput,
   PROTOCOL_TEMPLATE_UNKNOWN: badInput,
-  JOB_ID_UNUSABLE: badInput,
   WORKSPACE_FOREIGN: badInput,
   WORKTREE_DIRTY: badInput,
   // A remote landing or `audit verify --remote` given a remote, id or commit it cannot use.
@@ -136,6 +147,8 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   GIT_METADATA_TAMPERED: failure,
   INTERNAL_ERROR: failure,
   ISOLATION_FAILED: failure,
+  // A judge with tools used its whole turn budget without a verdict (never a pass).
+  JUDGE_TURNS_EXHAUSTED: failure,
   LLM_CALL_FAILED: failure,
   LLM_CREDENTIALS_MISSING: failure,
   LLM_OUTPUT_INVALID: failure,
@@ -147,8 +160,6 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<SnodoErrorCode, ExitCode>>
   SANDBOX_UNAVAILABLE: failure,
   SNODO_MUTATION_BLOCKED: failure,
   VERDICT_INVALID: failure,
-  // A judge with tools used its whole turn budget without a verdict (never a pass).
-  JUDGE_TURNS_EXHAUSTED: failure,
   WORKSPACE_LAYOUT_UNSUPPORTED: failure,
   // The workspace could not be prepared (`execution.setup`): no coder run can fix that.
   WORKSPACE_SETUP_FAILED: failure,

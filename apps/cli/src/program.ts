@@ -10,6 +10,7 @@ import { registerLogsCommand } from './commands/logs/logs-command.js';
 import { registerMetaCommand } from './commands/meta/meta-command.js';
 import { registerModelsCommand } from './commands/models/models-command.js';
 import { registerProtocolCommand } from './commands/protocol/protocol-command.js';
+import { registerQueueCommands } from './commands/queue/queue-commands.js';
 import { registerRunCommand } from './commands/run/run-command.js';
 import { registerServeCommand } from './commands/serve/serve-command.js';
 import { registerTaskCommand } from './commands/task/task-command.js';
@@ -59,10 +60,11 @@ NO_COLOR turns colour off. Exit codes: 0 done, 1 halted, 2 bad input, 3 coder or
   registerMetaCommand(program, runtime);
   registerLogsCommand(program, runtime);
   registerTaskCommand(program, runtime);
+  registerJobCommand(program, runtime);
   registerAuditCommand(program, runtime);
   registerProtocolCommand(program, runtime);
-  registerJobCommand(program, runtime);
   registerModelsCommand(program, runtime);
   registerServeCommand(program, runtime);
+  registerQueueCommands(program, runtime);
   return program;
 }

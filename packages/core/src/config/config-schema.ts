@@ -200,6 +200,20 @@ export const snodoConfigSchema = z.object({
       remote: z.string().min(1).optional(),
     })
     .optional(),
+  /** The queue `snodo submit` and `snodo worker` share (SPEC §13). This machine's setting, never the protocol's. */
+  queue: z
+    .object({
+      /** `redis://host:port[/db]` (or `rediss://`) for Redis, `postgres://user@host:port/db` for PostgreSQL. Secret when it holds a password. */
+      url: z
+        .string()
+        .refine((value) => URL.canParse(value), { error: 'must be a URL such as redis://127.0.0.1:6379' })
+        .optional(),
+      /** How long a worker's hold on a job lasts without renewal before another worker takes it over. */
+      lock_seconds: z.number().positive().optional(),
+      /** How often workers look for jobs a dead worker held. */
+      stalled_interval_seconds: z.number().positive().optional(),
+    })
+    .optional(),
 });
 
 /** A loaded config. */

@@ -1,0 +1,57 @@
+import { landOnRemote, type RemoteLandingResult } from '@snodo/core';
+import type { Job } from 'bullmq';
+import { gitIn } from './clone-git.js';
+import { jobRef, type LandingJobData } from './queue-jobs.js';
+import type { WorkerContext } from './worker-context.js';
+
+/** A landing job's return value: the lander's result and who landed it. */
+export type LandingJobResult = RemoteLandingResult & { readonly workerId: string };
+
+/**
+ * One landing job, on whichever worker's landing slot is free (the landing queue's global concurrency is 1):
+ * bring the task commit into this worker's clone from `refs/snodo/jobs/<jobId>`, then land it on the shared
+ * remote with core's `landOnRemote` (a compare-and-swap push of the base, retried a bounded number of
+ * times, with this worker's chain snapshot in the same atomic push).
+ */
+export async function landQueuedTask(
+  context: WorkerContext,
+  job: Job<LandingJobData, LandingJobResult>,
+  signal: AbortSignal | undefined,
+): Promise<LandingJobResult> {
+  const { data } = job;
+  const log = (message: string) => context.log(data.jobId, message);
+  log(
+    `landing on ${context.remote}/${data.base}${data.approvedBy ? ` (approved by ${data.approvedBy})` : ''}`,
+  );
+  const result = await context.cloneLock.run(async () => {
+    await gitIn(context.clone, [
+      'fetch',
+      '--no-tags',
+      '--quiet',
+      context.remote,
+      // NOTE: not under refs/snodo/jobs/ here: the repository guard of the runs in this clone watches every
+      // refs/snodo/* ref but the remote copies, and a ref appearing mid-attempt halts that run as tampered.
+      `+${jobRef(data.jobId)}:refs/snodo/remotes/${context.remote}/jobs/${data.jobId}`,
+    ]);
+    return landOnRemote({
+      clone: context.clone,
+      remote: context.remote,
+      base: data.base,
+      taskCommit: data.taskCommit,
+      taskBase: data.taskBase,
+      jobId: data.jobId,
+      workerId: context.workerId,
+      snodoHome: context.snodoHome,
+      ...(signal === undefined ? {} : { signal }),
+    });
+  });
+  if (result.status === 'landed') {
+    const retries = result.rejectedPushes > 0 ? `, ${result.rejectedPushes} rejected push(es) recovered` : '';
+    log(
+      `landed ${result.commit.slice(0, 12)} on ${data.base}${result.alreadyLanded ? ' (already landed)' : ''}${retries}`,
+    );
+  } else {
+    log(`kept: ${result.reason}`);
+  }
+  return { ...result, workerId: context.workerId };
+}
