@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -162,12 +162,15 @@ export async function startBackgroundRun(options: BackgroundRunOptions): Promise
   while (!existsSync(state)) {
     if (exited !== undefined || Date.now() > deadline) {
       if (exited === undefined) process.kill(-pid, 'SIGKILL');
+      const output = tail(logs);
+      // No job came of it: the reserved directory would only be clutter; what it printed is in the error.
+      rmSync(directory, { recursive: true, force: true });
       throw new CliError('BACKGROUND_START_FAILED', {
         message:
           `The background run ${jobId} ended before its job existed` +
           (exited === undefined ? ` (no job after ${START_TIMEOUT_MS / 1000}s)` : ` (exit ${exited})`) +
-          `:\n${tail(logs)}`,
-        fix: `cat ${logs}`,
+          (output === '' ? '.' : `:\n${output}`),
+        fix: 'Run the same command without --background to see the run in the foreground.',
       });
     }
     await sleep(25);

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from '@snodo/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditLogPath } from '../audit-trail/audit-paths.js';
 import { createJobId, jobPaths, readJobState } from '../jobs/index.js';
@@ -32,13 +33,9 @@ function startSleepingJob(jobId?: string) {
   });
 }
 
+/** Alive and not a zombie: an orphan waits for PID 1 to reap it, which may take a while here. */
 function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return isProcessAlive(pid);
 }
 
 describe('cancelJob', () => {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from '@snodo/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { taskListJsonSchema } from '../../json/job-json-schemas.js';
 import {
@@ -54,13 +55,9 @@ function readState(fixture: CliFixture, jobId: string): Record<string, unknown> 
   return JSON.parse(readFileSync(join(fixture.root, '.snodo', 'jobs', jobId, 'state.json'), 'utf8'));
 }
 
+/** Alive and not a zombie: an orphan waits for PID 1 to reap it, which may take a while here. */
 function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return isProcessAlive(pid);
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
