@@ -7,6 +7,7 @@ import {
   NodeStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/node';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { CliError } from '../errors/cli-error.js';
 import { McpSession } from './mcp-session.js';
 
 /** The path the MCP endpoint answers on. */
@@ -116,7 +117,17 @@ export async function serveHttp(options: HttpMcpOptions): Promise<HttpMcpEndpoin
     });
   });
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
+    http.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? new CliError('CLI_USAGE', {
+              message: `Cannot listen on 127.0.0.1:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}.`,
+              fix: 'snodo serve --http 0   (any free port; the URL is printed)',
+              cause: error,
+            })
+          : error,
+      );
+    });
     http.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = http.address() as AddressInfo;

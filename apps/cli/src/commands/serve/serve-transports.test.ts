@@ -176,6 +176,9 @@ describe('snodo serve over real transports', () => {
     const post = (headers: Record<string, string>, body: unknown = INITIALIZE('2025-03-26')) =>
       rawPost(serve.url, headers, body);
     const bearer = { authorization: `Bearer ${serve.token}` };
+    const second = await fixture.snodo(['serve', '--http', String(serve.port)]);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toContain(`Cannot listen on 127.0.0.1:${serve.port}: the port is in use`);
     expect((await post({})).status).toBe(401);
     expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await post({ authorization: `Bearer ${serve.token}x` })).status).toBe(401);
