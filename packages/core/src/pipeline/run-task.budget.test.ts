@@ -262,6 +262,66 @@ describe('budgets', { timeout: 60_000 }, () => {
     }
   });
 
+  it('holds a fix round the judges left no budget for, and runs it with its findings after a raise', async () => {
+    const llm = await startFakeLlm({
+      script: [
+        {
+          verdict: { severity: 'pass', justification: 'no secrets', findings: [] },
+          usage: { input: 900, output: 30 },
+        },
+        {
+          verdict: { severity: 'pass', justification: 'no secrets', findings: [] },
+          usage: { input: 900, output: 30 },
+        },
+      ],
+    });
+    fixture.cleanup();
+    // The tests gate passes once FIXED exists; failing tests send the coder back (fix_failing_tests).
+    const protocol = testProtocol
+      .replace('  - validator_id: task-review\n', '  - validator_id: task-review\n    model: mock/pass\n')
+      .replace('"process.exit(0)"', "\"process.exit(require('fs').existsSync('FIXED') ? 0 : 1)\"")
+      .replace('  max_fix_attempts: 1\n', '  max_fix_attempts: 1\n  fix_failing_tests: true\n');
+    fixture = createPipelineFixture({
+      protocol,
+      config: `providers:\n  judge:\n    base_url: ${llm.baseUrl.openai}\n    api_key: test-key\n`,
+    });
+    const prompts: string[] = [];
+    const fixer = new MockCoderAdapterV1({
+      id: 'fixer',
+      kind: 'in-place',
+      doRun: async (request: CoderV1Request): Promise<CoderV1Result> => {
+        prompts.push(request.prompt);
+        const file = request.attempt === 1 ? 'NOTES.md' : 'FIXED';
+        writeFileSync(join(request.workspace, file), 'done\n');
+        fixture.git(['add', '--all'], request.workspace);
+        fixture.git(['commit', '--quiet', '-m', `attempt ${request.attempt}`], request.workspace);
+        return { status: 'changed', changedFiles: [file], usage: null, durationMs: 1 };
+      },
+    });
+    coder = { adapter: fixer, prompts, stopped: () => false };
+    try {
+      const { result } = await fixture.run({
+        task: 'write the notes',
+        coder: 'fixer',
+        model: 'judge/some-model',
+        maxTokens: 500,
+        extraCoders: [registrationFor(fixer)],
+      });
+      expect(result).toMatchObject({ status: 'halted', outcome: 'escalated', attempts: 1 });
+      expect(readJobState(fixture.root, result.jobId).budget?.exceeded).toMatchObject({
+        phase: 'post_execute',
+      });
+      expect(prompts).toHaveLength(1);
+      const approved = await approveJob(approveOptions(result.jobId, { maxTokens: 100_000 }));
+      expect(approved).toMatchObject({ status: 'done', outcome: 'merged', attempts: 2 });
+      expect(prompts[1]).toContain('## Findings to address');
+      expect(prompts[1]).toContain('tests');
+      expect(prompts[1]).not.toContain('## Continuing');
+    } finally {
+      await llm.close();
+    }
+  });
+
   it('shows the budget in the plan (flag over protocol) and refuses caps that mean nothing', async () => {
     fixture.cleanup();
     fixture = createPipelineFixture({

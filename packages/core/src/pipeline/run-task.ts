@@ -61,7 +61,8 @@ export function runTask(options: RunTaskOptions): RunTaskHandle {
   return { events: channel, result };
 }
 
-function findingsFrom(
+/** The findings a fix attempt is asked to address: every verdict that did not pass. */
+export function findingsFrom(
   verdicts: readonly { gateId: string; severity: string; error: boolean; justification: string }[],
 ): CoderPromptFinding[] {
   return verdicts
@@ -292,6 +293,8 @@ export async function executeAndLand(
     firstAttempt?: number;
     /** The first attempt continues work a budget stop cut short (its prompt says so). */
     continuing?: boolean;
+    /** Findings for the first attempt: a fix round a budget stop held back, continued after a raise. */
+    findings?: readonly CoderPromptFinding[];
   },
 ): Promise<JobEnding> {
   const { coder, mode, workspace, containment } = options;
@@ -300,7 +303,7 @@ export async function executeAndLand(
   const maxAttempts = options.maxAttempts ?? 1 + protocol.execution.max_fix_attempts;
   const firstAttempt = options.firstAttempt ?? 1;
   const lastAttempt = firstAttempt + maxAttempts - 1;
-  let findings: CoderPromptFinding[] = [];
+  let findings: CoderPromptFinding[] = [...(options.findings ?? [])];
   let lastHalt: JobEnding | undefined;
   for (let attempt = firstAttempt; attempt <= lastAttempt; attempt += 1) {
     // Judges of the round before may have spent what was left: no new coder attempt past a cap.

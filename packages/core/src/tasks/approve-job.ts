@@ -4,7 +4,7 @@ import { watchBudget } from '../pipeline/budget-halt.js';
 import { finishJob } from '../pipeline/finish-job.js';
 import { prepareJobContainment } from '../pipeline/job-containment.js';
 import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
-import { executeAndLand, land } from '../pipeline/run-task.js';
+import { executeAndLand, findingsFrom, land } from '../pipeline/run-task.js';
 import type { RunTaskResult } from '../pipeline/run-task-result.js';
 import { resolveCoder } from '../pipeline/stage-resolve.js';
 import { runWorkspaceSetup } from '../pipeline/stage-setup.js';
@@ -104,6 +104,16 @@ export async function approveJob(
         // stopped at its budget instead goes on where it stopped, with the fix attempts it had left.
         const done = recorded.attempts.length;
         const left = 1 + run.context.protocol.execution.max_fix_attempts - done;
+        // Stopped mid-attempt: the coder continues its work. Stopped before a fix round: that round runs, with
+        // the findings of the gates that asked for it.
+        const heldFixRound = overBudget?.phase === 'post_execute' && done > 0;
+        const findings = heldFixRound
+          ? findingsFrom(
+              recorded.verdicts.filter(
+                (verdict) => verdict.phase === 'post_execute' && verdict.attempt === done,
+              ),
+            )
+          : [];
         ending =
           setup ??
           (await executeAndLand(run, {
@@ -112,7 +122,8 @@ export async function approveJob(
             ...opened,
             maxAttempts: overBudget === undefined ? 1 : Math.max(1, left),
             firstAttempt: done + 1,
-            continuing: overBudget !== undefined && done > 0,
+            continuing: overBudget?.phase === 'execute' && done > 0,
+            findings,
           }));
       }
     } catch (error) {
