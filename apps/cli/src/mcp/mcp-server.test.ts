@@ -218,6 +218,19 @@ describe('snodo serve (in-memory transport)', () => {
     expect(JSON.stringify(show.job)).toContain('"by":"Ada"');
   });
 
+  it('rejects, as the approver, a job a human started, when the client cannot ask (no elicitation)', async () => {
+    const { client } = await open(RUN_AND_MERGE, 'producer', { approver: 'Ada' });
+    const run = await fixture!.snodo(['run', 'Add a doubtful file', '--mock', '-m', 'mock/warn', '--json']);
+    expect(run.exitCode, run.all).toBe(1);
+    const jobId = String((JSON.parse(run.stdout) as { jobId: string }).jobId);
+    const rejected = await callOk(client, 'snodo_task_reject', { job_id: jobId, reason: 'not this way' });
+    expect(rejected).toMatchObject({ job_id: jobId, decision: 'rejected', status: 'rejected' });
+    const show = await callOk(client, 'snodo_task_show', { job_id: jobId });
+    expect(JSON.stringify(show.job)).toContain('"reason":"not this way"');
+    const transcript = await client.readResource({ uri: `snodo://jobs/${jobId}/transcript` });
+    expect(transcript.contents[0]).toMatchObject({ mimeType: 'text/plain' });
+  });
+
   it('has no approval tools without --approver: a call to one is refused by the protocol', async () => {
     const { client } = await open(RUN_AND_MERGE, 'producer');
     expect(await toolNames(client)).not.toContain('snodo_task_approve');
