@@ -258,6 +258,23 @@ describe('landOnRemote', () => {
     },
   );
 
+  it('a cancelled landing pushes nothing and says so', slow, async () => {
+    remote = createSharedRemote();
+    const worker = remote.clone('w1');
+    const task = worker.task('j_stop', { 'stop.txt': 'stop\n' });
+    const controller = new AbortController();
+    controller.abort();
+
+    const result = await landOnRemote(request(worker, 'j_stop', task, { signal: controller.signal }));
+
+    expect(result).toMatchObject({
+      status: 'kept',
+      attempts: 0,
+      reason: expect.stringContaining('cancelled'),
+    });
+    expect(remote.remoteGit(['rev-parse', 'refs/heads/main'])).toBe(task.taskBase);
+  });
+
   it('refuses a remote that is not configured and a worker id that cannot name a ref (exit 2 codes)', async () => {
     remote = createSharedRemote();
     const worker = remote.clone('w1');

@@ -129,10 +129,10 @@ export async function pushAtomically(
     causes.length > 0 && causes.every((line) => /\((stale info|fetch first|non-fast-forward)\)/.test(line));
   // NOTE: two pushes can both pass the client-side lease check (both saw the same refs advertised); the
   // remote's own ref transaction is then the compare-and-swap, and the loser's refs come back `[remote
-  // rejected] (atomic transaction failed)` with "cannot lock ref …: is at X but expected Y" (or the other
-  // push's lock file) in stderr. That is the same lost race.
+  // rejected] (atomic transaction failed)` with "cannot lock ref …: is at X but expected Y" ("reference
+  // already exists" for two creations, or the other push's lock file) in stderr. The same lost race.
   const remoteRaceLost =
-    /cannot lock ref '[^']+': is at [0-9a-f]+ but expected/.test(pushed.stderr) ||
+    /cannot lock ref '[^']+': (.*but expected|reference already exists)/.test(pushed.stderr) ||
     /Unable to create '[^']+\.lock': File exists/.test(pushed.stderr);
   if (leaseRefused || remoteRaceLost) {
     return { status: 'stale', detail: remoteRaceLost ? firstRemoteError(pushed.stderr) : detail };
