@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSharedRemote, type SharedRemote, type WorkerClone } from '../testing/shared-remote-fixture.js';
 import { landOnRemote } from './land-on-remote.js';
@@ -220,5 +221,33 @@ describe('verifyRemoteAudit', () => {
     expect(missing.map((failure) => failure.worker)).toEqual(['w2', 'w2']);
     expect(missing.map((failure) => failure.reason).join('\n')).toContain('verified before');
     expect(verification.landings).toEqual({ checked: 2, anchored: 1 });
+  });
+  it('fails when a registered key is replaced on refs/snodo/keys (E_KEYS_REWRITTEN)', slow, async () => {
+    const shared = createSharedRemote();
+    remote = shared;
+    const { auditor } = await twoWorkers(shared);
+    const tip = shared.remoteGit(['rev-parse', 'refs/snodo/keys']);
+    const otherKey = generateKeyPairSync('ed25519')
+      .publicKey.export({ format: 'pem', type: 'spki' })
+      .toString();
+    const blob = shared.remoteGitInput(['hash-object', '-w', '--stdin'], otherKey);
+    const entries = shared
+      .remoteGit(['ls-tree', tip])
+      .split('\n')
+      .map((line) => (line.endsWith('\tw1.pub') ? `100644 blob ${blob}\tw1.pub` : line));
+    const tree = shared.remoteGitInput(['mktree'], `${entries.join('\n')}\n`);
+    const replaced = shared.remoteGitInput(['commit-tree', tree, '-p', tip, '-F', '-'], 'rotate w1\n');
+    shared.remoteGit(['update-ref', 'refs/snodo/keys', replaced]);
+
+    const verification = await verifyRemoteAudit({ repositoryRoot: auditor.root, remote: 'origin' });
+
+    expect(verification.ok).toBe(false);
+    expect(verification.failures).toContainEqual(
+      expect.objectContaining({
+        code: 'E_KEYS_REWRITTEN',
+        worker: 'w1',
+        reason: expect.stringContaining('changes w1.pub'),
+      }),
+    );
   });
 });
