@@ -111,6 +111,8 @@ describe('a budget stop of an in-place coder', () => {
     // Its work so far is on the task branch, not on main.
     expect(fixture.git(['show', `${stopped.branch}:NOTES.md`])).toBe('first half');
     expect(fixture.git(['ls-tree', '--name-only', 'main'])).not.toContain('NOTES.md');
+    const shown = (await fixture.snodo(['task', 'show', stopped.jobId])).stdout;
+    expect(shown).toContain(`snodo task approve ${stopped.jobId} --max-tokens <n> --reason "…"`);
 
     createFakeCli({
       directory: bin,

@@ -15,12 +15,18 @@ export interface TaskShowFlags {
 }
 
 /** What a user can do next with a job in this state. */
-function nextSteps(jobId: string, status: string, outcome: string | undefined, kept: boolean): string[] {
+function nextSteps(
+  jobId: string,
+  status: string,
+  outcome: string | undefined,
+  kept: boolean,
+  approveFlags = '',
+): string[] {
   if (status === 'running') return [`snodo logs ${jobId} --follow`];
   if (!kept) return [];
   const steps = [`snodo task diff ${jobId}`];
   if (outcome === 'escalated')
-    steps.push(`snodo task approve ${jobId} --reason "…"`, `snodo task reject ${jobId}`);
+    steps.push(`snodo task approve ${jobId}${approveFlags} --reason "…"`, `snodo task reject ${jobId}`);
   if (['merge_deferred', 'merge_conflict', 'not_fast_forward', 'branch_kept'].includes(outcome ?? '')) {
     steps.push(`snodo task merge ${jobId}`);
   }
@@ -68,7 +74,17 @@ export async function taskShowAction(
     state.isolation.mode !== 'none' &&
     state.status !== 'done' &&
     state.status !== 'abandoned';
-  const steps = nextSteps(jobId, state.status, state.outcome, kept || state.outcome === 'branch_kept');
+  // A job stopped at its budget is approved only with a higher cap: the plain command would be refused.
+  const exceeded = state.budget?.exceeded;
+  const approveFlags =
+    exceeded === undefined ? '' : exceeded.cap === 'cost' ? ' --budget <usd>' : ' --max-tokens <n>';
+  const steps = nextSteps(
+    jobId,
+    state.status,
+    state.outcome,
+    kept || state.outcome === 'branch_kept',
+    approveFlags,
+  );
   if (steps.length > 0) {
     lines.push('  next:');
     for (const step of steps) lines.push(`    ${step}`);
