@@ -1,14 +1,13 @@
-import type { Command } from '@commander-js/extra-typings';
-import { CliError } from '../../errors/cli-error.js';
+import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import type { CommandRuntime } from '../command-runtime.js';
 
+/** Reads `--http 8765`: a TCP port, or 0 for any free one. */
 function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) {
-    throw new CliError('CLI_USAGE', {
-      message: `--http takes a TCP port from 0 to 65535 (0 picks a free one), not "${value}".`,
-      fix: 'snodo serve --http 8765',
-    });
+  const port = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || port > 65_535) {
+    throw new InvalidArgumentError(
+      `expected a TCP port from 0 to 65535 (0 picks a free one), like 8765; got "${value}".`,
+    );
   }
   return port;
 }

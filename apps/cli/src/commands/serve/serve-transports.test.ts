@@ -244,6 +244,9 @@ describe('snodo serve over real transports', () => {
     const invalid = await fixture.snodo(['serve']);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toMatch(/protocol\.yml:\d+:\d+/);
+    const badPort = await fixture.snodo(['serve', '--http', 'eighty']);
+    expect(badPort.exitCode).toBe(2);
+    expect(badPort.stderr).toContain('expected a TCP port from 0 to 65535');
     const unknownMode = await createCliFixtureServe();
     expect(unknownMode.exitCode).toBe(2);
     expect(unknownMode.stderr).toContain('has no mode "nobody"');
