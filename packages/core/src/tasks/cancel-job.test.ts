@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isProcessAlive } from '@snodo/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,6 +78,8 @@ describe('cancelJob', () => {
     await drained;
     expect(result).toMatchObject({ jobId, status: 'cancelled', outcome: 'cancelled' });
     expect(isAlive(coderPid as number)).toBe(false);
+    // The request was used up: approving or merging the job later is not cancelled by it.
+    expect(existsSync(join(jobPaths(fixture.root, jobId).directory, 'cancel-request.json'))).toBe(false);
 
     const events = readFileSync(auditLogPath(fixture.root), 'utf8')
       .trim()

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { JobEnding } from '../pipeline/job-ending.js';
@@ -75,12 +75,13 @@ export function watchCancelRequest(
 /**
  * A cancelled job's ending with who cancelled it and when, recorded as a decision in `state.json`, when the
  * cancellation came from a request (`snodo job cancel`) rather than Ctrl-C. Other endings pass unchanged:
- * a job that finished before it looked at the request ended as it ended.
+ * a job that finished before it looked at the request ended as it ended. The request is used up either
+ * way, so a late one cannot stop what a human does with the job next (an approval runs it again).
  */
 export async function endingWithCancelRequest(run: JobRun, ending: JobEnding): Promise<JobEnding> {
-  if (ending.status !== 'cancelled') return ending;
   const request = readCancelRequest(run.paths.directory);
-  if (request === undefined) return ending;
+  rmSync(cancelRequestPath(run.paths.directory), { force: true });
+  if (ending.status !== 'cancelled' || request === undefined) return ending;
   await run.updateState((state) => ({
     ...state,
     decisions: [
