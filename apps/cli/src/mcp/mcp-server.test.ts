@@ -165,6 +165,31 @@ describe('snodo serve (in-memory transport)', () => {
     );
   });
 
+  it('plans without running, lists coders and validates the protocol, creating no job', async () => {
+    const { client } = await open(TEST_PROTOCOL, 'producer');
+    const { plan } = (await callOk(client, 'snodo_dry_run', {
+      task: 'Add a CONTRIBUTING.md',
+      mock: true,
+    })) as {
+      plan: { mode: { value: string }; coder: { value: string }; readiness: { ready: boolean } };
+    };
+    expect(plan).toMatchObject({
+      mode: { value: 'producer' },
+      coder: { value: 'mock' },
+      readiness: { ready: true },
+    });
+    const { coders } = (await callOk(client, 'snodo_coders')) as {
+      coders: { id: string; installed: boolean; reason?: string }[];
+    };
+    expect(coders).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 'mock', installed: true })]),
+    );
+    expect(await callOk(client, 'snodo_protocol_validate')).toMatchObject({ valid: true, errors: 0 });
+    const protocol = await client.readResource({ uri: 'snodo://protocol' });
+    expect(protocol.contents[0]).toMatchObject({ text: TEST_PROTOCOL });
+    expect((await callOk(client, 'snodo_task_list')).jobs).toEqual([]);
+  });
+
   it('refuses bad input before a job exists, with the typed error, and audits the refusal', async () => {
     const { client } = await open(TEST_PROTOCOL, 'producer');
     const result = await client.callTool({ name: 'snodo_run_task', arguments: { task: '   ', mock: true } });
