@@ -153,6 +153,8 @@ export { pruneJobs } from './tasks/prune-jobs.js';
 export { reconcileDeadJobs } from './tasks/reconcile-dead-jobs.js';
 /** A human rejects a halted job. */
 export { rejectJob } from './tasks/reject-job.js';
+/** A human decision on a job of the shared queue, in this machine's audit log (`snodo task approve|reject`). */
+export { type QueueDecisionRecord, recordQueueDecision } from './tasks/record-queue-decision.js';
 /** A job with its task, attempts, verdicts and decisions (`snodo task show`). */
 export { type JobDetails, showJob } from './tasks/show-job.js';
 /** What every `snodo task …` action needs (the repository, the actor), and opening it. */

@@ -155,6 +155,12 @@ const SUMMARIES: Summaries = {
     ['by', data.by],
     ['reason', data.reason],
   ],
+  'queue-job-decide': (data) => [
+    ['decision', data.decision],
+    ['by', data.by],
+    ['reason', data.reason],
+    ['worker', data.worker],
+  ],
   'job-cancel': (data) => [
     ['by', data.by],
     ['pid', data.pid],

@@ -268,6 +268,19 @@ export interface AuditEventDataByType {
     readonly reason: Maybe<string>;
     readonly conflicted_files: Maybe<readonly string[]>;
   };
+  /**
+   * A human decided an escalated job of the shared queue (`snodo task approve|reject <job>` on any machine,
+   * issue 16): the queue job, the decision, who and why, the worker that ran it and the task commit an
+   * approval lands. The job itself ran in that worker's clone; this records the decision where it was made.
+   */
+  'queue-job-decide': {
+    readonly decision: 'approve' | 'reject';
+    readonly by: string;
+    readonly at: string;
+    readonly reason: Maybe<string>;
+    readonly worker: string;
+    readonly task_commit: Maybe<string>;
+  };
 }
 
 /** The type of an event core appends (`job-start`, `gate-verdict`, `repository-tamper`…). */

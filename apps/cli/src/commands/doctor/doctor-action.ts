@@ -291,6 +291,8 @@ export async function doctorAction(context: CliContext, flags: DoctorFlags): Pro
       }
     }
     checks.push(checkModelsReady(loaded.project, repository.protocol !== undefined, config));
+    const queue = await (await import('./doctor-queue-check.js')).checkQueue(config);
+    if (queue !== undefined) checks.push(queue);
   }
   const keys = detectProviderKeys(context.env);
   checks.push({

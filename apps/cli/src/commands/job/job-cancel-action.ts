@@ -20,6 +20,9 @@ export async function jobCancelAction(
   reference: string,
   flags: JobCancelFlags,
 ): Promise<number> {
+  const { queueCancelAction } = await import('../queue/queue-cancel-action.js');
+  const queued = await queueCancelAction(context, reference, flags);
+  if (queued !== undefined) return queued;
   const { repositoryRoot, jobId } = await resolveJobId(context.cwd, reference);
   const { state, stopped } = await cancelJob({ ...taskOptions(context), jobId, reason: flags.reason });
   if (stopped) await waitForBackgroundExit(repositoryRoot, state);

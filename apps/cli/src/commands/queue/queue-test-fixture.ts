@@ -27,15 +27,39 @@ export const REDIS_SKIP_REASON =
 /** The protocol of the queue tests: the CLI tests' own (a judge before, a judge and a command gate after). */
 export const QUEUE_PROTOCOL = TEST_PROTOCOL;
 
+/** A protocol whose post-execute judge decides alone: `-m mock/warn` escalates a finished change to a human. */
+export const ESCALATING_PROTOCOL = `protocol_id: queue-escalate
+name: Queue escalation protocol
+initial_mode: producer
+modes:
+  - mode_id: producer
+    name: Producer
+    tools: [edit, dispatch]
+    validators: [ready, security]
+validators:
+  - validator_id: ready
+    validator_type: quality
+    evaluation_phase: pre_execute
+    tooling:
+      test_command: [node, -e, "process.exit(0)"]
+  - validator_id: security
+    validator_type: security
+    evaluation_phase: post_execute
+    criteria: [No credentials are added.]
+disagreement_policy: unanimous
+execution:
+  max_fix_attempts: 0
+`;
+
 /**
  * The coder of the queue tests, a command-template coder: it takes the file name from the task ("… file-NAME
- * …"), sleeps 2 s (60 s for a task saying "keep-sleeping") and writes NAME.txt. Its processes
+ * …"), sleeps 2 s ("sleep-N": N s; "keep-sleeping": 60 s) and writes NAME.txt. Its processes
  * are found through /proc (`coderProcesses`), whatever sandbox it runs in.
  */
 const SLEEPY_CODER = `import { writeFileSync } from 'node:fs';
 const prompt = process.argv[2] ?? '';
 const name = /file-([a-z0-9]+)/.exec(prompt)?.[1] ?? 'unnamed';
-const ms = prompt.includes('keep-sleeping') ? 60000 : 2000;
+const ms = prompt.includes('keep-sleeping') ? 60000 : Number(/sleep-(\\d+)/.exec(prompt)?.[1] ?? 2) * 1000;
 await new Promise((resolve) => setTimeout(resolve, ms));
 writeFileSync(name + '.txt', name + '\\n');
 console.log('sleepy coder wrote ' + name + '.txt');
@@ -276,4 +300,13 @@ export function coderProcesses(name: string): number[] {
     }
   }
   return pids;
+}
+
+/** The jobs named in `Snodo-Job` trailers on the remote base's first-parent history, oldest last. */
+export function landedJobs(fixture: QueueFixture): string[] {
+  return fixture
+    .remoteGit(['log', '--first-parent', '--format=%B%x01', 'main'])
+    .split('\x01')
+    .map((entry) => /Snodo-Job: (\S+)/.exec(entry)?.[1])
+    .filter((id): id is string => id !== undefined);
 }

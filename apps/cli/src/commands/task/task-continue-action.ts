@@ -29,6 +29,11 @@ export async function taskContinueAction(
   reference: string,
   flags: TaskContinueFlags,
 ): Promise<number> {
+  if (action === 'approve') {
+    const { queueDecisionAction } = await import('../queue/queue-decision-action.js');
+    const queued = await queueDecisionAction(context, 'approve', reference, flags);
+    if (queued !== undefined) return queued;
+  }
   const { jobId } = await resolveJobId(context.cwd, reference);
   const progress = createProgressRenderer(context);
   const interrupts = listenForInterrupts(() => progress.note('Cancelling (Ctrl-C again to quit at once)…'));

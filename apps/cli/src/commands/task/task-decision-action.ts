@@ -22,6 +22,9 @@ export async function taskRejectAction(
   reference: string,
   flags: TaskRejectFlags,
 ): Promise<number> {
+  const { queueDecisionAction } = await import('../queue/queue-decision-action.js');
+  const queued = await queueDecisionAction(context, 'reject', reference, flags);
+  if (queued !== undefined) return queued;
   const { jobId } = await resolveJobId(context.cwd, reference);
   const state = await rejectJob({
     ...taskOptions(context),
