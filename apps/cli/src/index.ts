@@ -1,6 +1,7 @@
 // The library side of the `snodo` package: what an embedder or a script reuses from the CLI. The command
 // itself is the `snodo` binary (dist/cli.js).
 export { builtInCoderRegistrations, builtInCoders } from './coders/built-in-coders.js';
+export { auditVerifyRemoteJsonSchema } from './commands/audit/audit-verify-remote-json-schema.js';
 export {
   EXIT_CODES,
   type ExitCode,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { landOnRemote, registerWorkerKey } from '@snodo/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture, parseJson } from '../../testing/cli-fixture.js';
+import { auditVerifyRemoteJsonSchema } from './audit-verify-remote-json-schema.js';
 
 describe('snodo audit verify --remote', () => {
   let fixture: CliFixture | undefined;
@@ -83,10 +84,9 @@ describe('snodo audit verify --remote', () => {
     expect(broken.exitCode, broken.all).toBe(1);
     expect(broken.stdout).toContain('E_LANDING_UNANCHORED');
     expect(broken.stdout).toContain(forged.slice(0, 12));
-    const json = parseJson(await shared.snodo(['audit', 'verify', '--remote', 'origin', '--json'])) as {
-      ok: boolean;
-      failures: { code: string; commit?: string }[];
-    };
+    const json = auditVerifyRemoteJsonSchema.parse(
+      parseJson(await shared.snodo(['audit', 'verify', '--remote', 'origin', '--json'])),
+    );
     expect(json.ok).toBe(false);
     expect(json.failures).toEqual([
       expect.objectContaining({ code: 'E_LANDING_UNANCHORED', commit: forged }),
