@@ -48,7 +48,10 @@ export function openQueueConnection(url: string): QueueConnection {
   if (protocol === 'postgres' || protocol === 'postgresql') {
     // BullMQ's own PostgreSQL backend; the class types are the Redis default's, the runtime is the backend's.
     const factory = createPostgresBackend as unknown as BackendFactory<RedisQueueBackend, ConnectionOptions>;
-    return build(url, 'postgres', displayUrl, url as unknown as ConnectionOptions, factory);
+    // `migrate`: the first queue object on a fresh database creates BullMQ's schema (under BullMQ's advisory
+    // lock, so workers starting at once do not race); without it every command fails until someone migrates.
+    const connection = { connectionString: url, migrate: true } as unknown as ConnectionOptions;
+    return build(url, 'postgres', displayUrl, connection, factory);
   }
   throw new QueueUrlInvalidError({ url: displayUrl, problem: `the scheme ${protocol}: is not supported` });
 }

@@ -68,6 +68,11 @@ describe.skipIf(REDIS_SERVER === undefined)('snodo submit and snodo worker on Re
     // Every worker took part, and each prints what it is doing.
     for (const worker of workers) expect(worker.output()).toMatch(/took "Add file-t\d+"/);
 
+    // Every landing is anchored in its lander's chain, and every chain verifies against the registered keys.
+    const auditor = fixture.machine('auditor');
+    const verified = await auditor.snodo(['audit', 'verify', '--remote', 'origin', '--base', 'main']);
+    expect(verified.exitCode, verified.all).toBe(0);
+
     // SIGTERM: stop taking jobs, finish, exit 0.
     for (const worker of workers) worker.child.kill('SIGTERM');
     expect(await Promise.all(workers.map((worker) => worker.exited))).toEqual([0, 0, 0]);
