@@ -29,6 +29,10 @@ export function isSecretConfigValue(path: readonly string[], value: unknown): bo
   if (typeof value !== 'string') return false;
   if (path.length === 3 && path[0] === 'providers' && path[2] === 'api_key') return true;
   if (path.length === 3 && path[0] === 'coders' && path[2] === 'password') return true;
+  // A queue URL with a password in it (redis://:pw@host, postgres://user:pw@host) is a credential.
+  if (path.length === 2 && path[0] === 'queue' && path[1] === 'url') {
+    return URL.canParse(value) && new URL(value).password !== '';
+  }
   if (path.length === 4 && path[0] === 'coders' && path[2] === 'env') {
     return isSecretName(path[3]!, CODER_ENV_SECRET_SUFFIXES) || looksLikeSecret(value);
   }

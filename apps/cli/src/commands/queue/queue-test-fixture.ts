@@ -162,6 +162,8 @@ export interface QueueFixture {
   readonly directory: string;
   readonly remote: string;
   readonly redis: RedisServer;
+  /** The `queue.url` every machine has: the Redis server's, or the PostgreSQL server's. */
+  readonly queueUrl: string;
   machine(name: string, extraConfig?: string): Machine;
   /** git in the bare remote. */
   remoteGit(args: readonly string[]): string;
@@ -169,7 +171,10 @@ export interface QueueFixture {
 }
 
 /** A bare remote holding `protocol`, a redis-server, and a way to make machines on them. */
-export async function createQueueFixture(protocol = QUEUE_PROTOCOL): Promise<QueueFixture> {
+export async function createQueueFixture(
+  protocol = QUEUE_PROTOCOL,
+  backend: 'redis' | 'postgres' = 'redis',
+): Promise<QueueFixture> {
   const directory = mkdtempSync(join(tmpdir(), 'snodo-queue-'));
   const home = join(directory, 'home');
   mkdirSync(home);
@@ -204,12 +209,15 @@ export async function createQueueFixture(protocol = QUEUE_PROTOCOL): Promise<Que
   git(['commit', '--quiet', '-m', 'initial'], seed);
   git(['push', '--quiet', 'origin', 'HEAD:main'], seed);
   const redis = await startRedis(join(directory, 'redis'));
+  const postgres = backend === 'postgres' ? await startPostgres() : undefined;
+  const queueUrl = postgres?.url ?? redis.url;
   const workers: WorkerProcess[] = [];
   const coderCommand = JSON.stringify([process.execPath, coder, '{prompt}']);
   return {
     directory,
     remote,
     redis,
+    queueUrl,
     remoteGit: (args) => git(args, remote),
     machine(name, extraConfig = '') {
       const clone = join(directory, name);
@@ -218,7 +226,7 @@ export async function createQueueFixture(protocol = QUEUE_PROTOCOL): Promise<Que
       mkdirSync(snodoHome, { mode: 0o700 });
       writeFileSync(
         join(snodoHome, 'config.yml'),
-        `queue:\n  url: ${redis.url}\n  lock_seconds: 3\n  stalled_interval_seconds: 1\n` +
+        `queue:\n  url: ${queueUrl}\n  lock_seconds: 3\n  stalled_interval_seconds: 1\n` +
           `coders:\n  sleepy:\n    command: ${coderCommand}\n${extraConfig}`,
         { mode: 0o600 },
       );
@@ -263,6 +271,7 @@ export async function createQueueFixture(protocol = QUEUE_PROTOCOL): Promise<Que
       for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
       await Promise.all(workers.map((worker) => worker.exited));
       await redis.stop();
+      await postgres?.stop();
       rmSync(directory, { recursive: true, force: true });
     },
   };
@@ -309,4 +318,49 @@ export function landedJobs(fixture: QueueFixture): string[] {
     .split('\x01')
     .map((entry) => /Snodo-Job: (\S+)/.exec(entry)?.[1])
     .filter((id): id is string => id !== undefined);
+}
+
+/** The system's PostgreSQL binaries (Debian: /usr/lib/postgresql/<major>/bin), or why the PostgreSQL test skips. */
+export const POSTGRES_BIN = ['17', '16', '15', '14', '13']
+  .map((major) => `/usr/lib/postgresql/${major}/bin`)
+  .find((directory) => existsSync(join(directory, 'postgres')) && existsSync(join(directory, 'initdb')));
+export const POSTGRES_SKIP_REASON =
+  'PostgreSQL ≥ 13 is not installed (apt-get install postgresql; .ci/run installs it)';
+
+/**
+ * A throw-away PostgreSQL cluster on a random port of 127.0.0.1 (trust auth, user `snodo`). PostgreSQL
+ * refuses to run as root, so as root it runs as the `postgres` user the Debian package creates.
+ */
+export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const bin = POSTGRES_BIN as string;
+  const directory = mkdtempSync(join(tmpdir(), 'snodo-postgres-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('chown', ['postgres:postgres', directory]);
+  const run = (command: string, args: readonly string[]) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, command), ...args], { stdio: 'pipe' })
+      : execFileSync(join(bin, command), args, { stdio: 'pipe' });
+  const data = join(directory, 'data');
+  run('initdb', ['-D', data, '-A', 'trust', '-U', 'snodo', '--no-sync']);
+  const port = await freePort();
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-w',
+    '-l',
+    join(directory, 'log'),
+    '-o',
+    `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    'start',
+  ]);
+  return {
+    url: `postgres://snodo@127.0.0.1:${port}/postgres`,
+    async stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    },
+  };
 }
