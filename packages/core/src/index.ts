@@ -149,12 +149,14 @@ export { diffJob } from './tasks/diff-job.js';
 export { mergeJob } from './tasks/merge-job.js';
 /** Removes finished jobs' workspaces and branches (`snodo task prune`). */
 export { pruneJobs } from './tasks/prune-jobs.js';
+/** The higher caps `snodo task approve --budget/--max-tokens` continues a budget-stopped job under. */
+export type { BudgetRaise } from './tasks/raise-budget.js';
 /** Marks jobs whose process died `interrupted` (audited), so listings never show a dead job as running. */
 export { reconcileDeadJobs } from './tasks/reconcile-dead-jobs.js';
-/** A human rejects a halted job. */
-export { rejectJob } from './tasks/reject-job.js';
 /** A human decision on a job of the shared queue, in this machine's audit log (`snodo task approve|reject`). */
 export { type QueueDecisionRecord, recordQueueDecision } from './tasks/record-queue-decision.js';
+/** A human rejects a halted job. */
+export { rejectJob } from './tasks/reject-job.js';
 /** A job with its task, attempts, verdicts and decisions (`snodo task show`). */
 export { type JobDetails, showJob } from './tasks/show-job.js';
 /** What every `snodo task …` action needs (the repository, the actor), and opening it. */

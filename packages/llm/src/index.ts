@@ -1,8 +1,8 @@
-export { type LlmCallFailedDetails, LlmCallFailedError } from './errors/llm-call-failed-error.js';
 export {
   type JudgeTurnsExhaustedDetails,
   JudgeTurnsExhaustedError,
 } from './errors/judge-turns-exhausted-error.js';
+export { type LlmCallFailedDetails, LlmCallFailedError } from './errors/llm-call-failed-error.js';
 export { LlmCredentialsMissingError } from './errors/llm-credentials-missing-error.js';
 export { LlmError, type LlmErrorOptions } from './errors/llm-error.js';
 export {

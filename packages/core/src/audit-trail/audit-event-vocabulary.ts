@@ -222,22 +222,6 @@ export interface AuditEventDataByType {
   /** A job left `running` by a process that is gone was marked `interrupted`. */
   'job-interrupt': { readonly pid: number; readonly previous_status: 'running' };
   /**
-   * A host agent called a tool of `snodo serve` (the MCP server): which tool, the client's name and version
-   * from its `initialize`, the session and transport, how the call ended (`refused`: snodo said no, naming
-   * why), and the job it started or acted on.
-   */
-  'mcp-tool-call': {
-    readonly tool: string;
-    readonly client_name: string;
-    readonly client_version: string;
-    readonly session: string;
-    readonly transport: 'stdio' | 'http' | 'memory';
-    readonly outcome: 'ok' | 'error' | 'refused';
-    readonly job_id: Maybe<string>;
-    readonly error_code: Maybe<string>;
-    readonly reason: Maybe<string>;
-  };
-  /**
    * A lander is about to push a landing to the shared remote (issue 16): the landing commit's `Snodo-Audit`
    * trailer names this event, and this event names what that commit is made of (its tree and parents), so
    * `snodo audit verify --remote` can tell the commit it anchors. One per push attempt.
@@ -267,6 +251,22 @@ export interface AuditEventDataByType {
     readonly commit: Maybe<string>;
     readonly reason: Maybe<string>;
     readonly conflicted_files: Maybe<readonly string[]>;
+  };
+  /**
+   * A host agent called a tool of `snodo serve` (the MCP server): which tool, the client's name and version
+   * from its `initialize`, the session and transport, how the call ended (`refused`: snodo said no, naming
+   * why), and the job it started or acted on.
+   */
+  'mcp-tool-call': {
+    readonly tool: string;
+    readonly client_name: string;
+    readonly client_version: string;
+    readonly session: string;
+    readonly transport: 'stdio' | 'http' | 'memory';
+    readonly outcome: 'ok' | 'error' | 'refused';
+    readonly job_id: Maybe<string>;
+    readonly error_code: Maybe<string>;
+    readonly reason: Maybe<string>;
   };
   /**
    * A human decided an escalated job of the shared queue (`snodo task approve|reject <job>` on any machine,

@@ -1,6 +1,6 @@
 import { type CoderV1Result, SnodoMutationError, WorktreeNotCleanError } from '@snodo/coder-sdk';
 import { CoderContractViolationError } from '../errors.js';
-import { commitWithMessage, diffNameStatus, git, revParse, workingTreeStatus } from '../git/index.js';
+import { commitWithMessage, diffNameStatus, git, workingTreeStatus } from '../git/index.js';
 import { applyFileProposals } from '../workspace/index.js';
 import type { JobRun } from './job-run.js';
 import type { ResolvedCoder } from './stage-resolve.js';

@@ -100,7 +100,9 @@ describe('runTask with judges that have tools', () => {
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
-      const audited = events.find((event) => event.type === 'gate-verdict' && event.data.gate_id === 'security');
+      const audited = events.find(
+        (event) => event.type === 'gate-verdict' && event.data.gate_id === 'security',
+      );
       expect(audited?.data.tool_calls).toEqual([expect.objectContaining({ tool: 'read_file', ok: true })]);
     } finally {
       await llm.close();

@@ -351,7 +351,10 @@ export async function executeAndLand(
       // Landing spends nothing more: a change the gates passed lands even when their calls reached a cap.
       const over = run.budget?.crossedNow();
       if (over !== undefined) {
-        run.note('warn', `The post-execute gates took the job past its budget: it ${describeCrossing(over)}.`);
+        run.note(
+          'warn',
+          `The post-execute gates took the job past its budget: it ${describeCrossing(over)}.`,
+        );
       }
       return land(run, workspace);
     }
