@@ -55,6 +55,14 @@ export async function decideQueuedJob(options: {
         wanted: 'a job is decided once',
       });
     }
+    if (options.decision === 'approve' && result.stoppedAtBudget === true) {
+      throw new QueueJobStateError({
+        jobId,
+        state: 'stopped at its budget before the post-execute gates judged its work',
+        wanted:
+          'a queue job cannot go on under a raised cap yet: reject it, then submit the task again with a higher --max-cost or --max-tokens',
+      });
+    }
     if (options.decision === 'approve' && result.taskCommit === undefined) {
       throw new QueueJobStateError({
         jobId,

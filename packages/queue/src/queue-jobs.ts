@@ -17,6 +17,9 @@ export interface SubmittedRunOptions {
   readonly mode?: string;
   readonly timeoutSeconds?: number;
   readonly mock?: boolean;
+  /** The job's budget (`--max-cost` / `--max-tokens`): reaching it stops the coder and escalates. */
+  readonly maxCostUsd?: number;
+  readonly maxTokens?: number;
 }
 
 /** A human decision on an escalated queue job, recorded in the job's data (the shared state). */
@@ -60,6 +63,11 @@ export interface TaskJobResult {
   readonly localJobId: string;
   readonly taskCommit?: string;
   readonly taskBase: string;
+  /**
+   * The run stopped at its budget: its task commit is the coder's unfinished work, which the post-execute
+   * gates never judged, so it is not landed on approval (a worker cannot continue it under a raised cap yet).
+   */
+  readonly stoppedAtBudget?: true;
 }
 
 /** A landing job's data: enough for any worker's clone to land the task on the remote. */

@@ -51,6 +51,8 @@ export async function runQueuedTask(
       // The worker never lands locally: the landing queue lands on the shared remote.
       mergeStrategy: 'none',
       timeoutSeconds: data.options.timeoutSeconds,
+      maxCostUsd: data.options.maxCostUsd,
+      maxTokens: data.options.maxTokens,
       actor: `worker:${context.workerId}`,
       ...(signal === undefined ? {} : { signal }),
     });
@@ -97,6 +99,7 @@ async function finishQueuedTask(
     return {
       ...ended(context, 'escalated', result.outcome, result.summary, result.jobId, data),
       ...(taskCommit === undefined ? {} : { taskCommit }),
+      ...(result.budget?.exceeded === undefined ? {} : { stoppedAtBudget: true as const }),
     };
   }
   log(`${result.status} (${result.outcome}): ${result.summary}`);

@@ -170,13 +170,22 @@ describe('snodo serve (in-memory transport)', () => {
     const { plan } = (await callOk(client, 'snodo_dry_run', {
       task: 'Add a CONTRIBUTING.md',
       mock: true,
+      max_cost_usd: 0.5,
+      max_tokens: 20000,
     })) as {
-      plan: { mode: { value: string }; coder: { value: string }; readiness: { ready: boolean } };
+      plan: {
+        mode: { value: string };
+        coder: { value: string };
+        readiness: { ready: boolean };
+        budget: unknown;
+      };
     };
     expect(plan).toMatchObject({
       mode: { value: 'producer' },
       coder: { value: 'mock' },
       readiness: { ready: true },
+      // The budget a host agent asks for is the run's own (the same field as --max-cost / --max-tokens).
+      budget: { maxCostUsd: { value: 0.5, source: 'flag' }, maxTokens: { value: 20000, source: 'flag' } },
     });
     const { coders } = (await callOk(client, 'snodo_coders')) as {
       coders: { id: string; installed: boolean; reason?: string }[];

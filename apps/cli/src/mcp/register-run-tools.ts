@@ -70,6 +70,8 @@ export function registerRunTools(
           mock: input.mock === true,
           mode: options.mode,
           base: input.base,
+          maxCostUsd: input.max_cost_usd,
+          maxTokens: input.max_tokens,
           isolation: true,
         });
         return ok({ plan: toDryRunPlan(plan) });

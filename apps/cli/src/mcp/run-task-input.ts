@@ -31,6 +31,22 @@ export const runTaskInputSchema = z.object({
     .string()
     .optional()
     .describe('The branch to start from and land on. Default: the protocol, else the current branch.'),
+  max_cost_usd: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      'A spending cap in US dollars for the whole job (judges and coder). Reaching it stops the coder, keeps ' +
+        'its work and ends the job escalated for a human to raise the cap. Default: execution.max_cost_usd.',
+    ),
+  max_tokens: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'A cap on the tokens the whole job may use, handled like max_cost_usd. Default: execution.max_tokens.',
+    ),
 });
 
 /** What a client passed to `snodo_run_task` / `snodo_dry_run`. */

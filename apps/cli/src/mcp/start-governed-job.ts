@@ -10,6 +10,9 @@ export interface GovernedJobRequest {
   readonly model?: string | undefined;
   readonly mock?: boolean | undefined;
   readonly base?: string | undefined;
+  /** The job's budget (`snodo run --max-cost` / `--max-tokens`). */
+  readonly max_cost_usd?: number | undefined;
+  readonly max_tokens?: number | undefined;
   /** Who asks, for the job's `job-start` event: `mcp:<client name>`. */
   readonly actor: string;
 }
@@ -48,6 +51,8 @@ export function createJobStarter(context: CliContext): JobStarter {
           mock: request.mock === true,
           mode: request.mode,
           base: request.base,
+          maxCost: request.max_cost_usd,
+          maxTokens: request.max_tokens,
           // A host agent never works in the user's checkout: every job gets its own workspace.
           isolation: true,
         },

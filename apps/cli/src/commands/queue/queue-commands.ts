@@ -1,4 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
+import { parseCapValue } from '../budget-option-parsers.js';
 import type { CommandRuntime } from '../command-runtime.js';
 import { parsePositiveInteger } from '../option-parsers.js';
 
@@ -26,6 +27,8 @@ export function registerQueueCommands(program: Command, runtime: CommandRuntime)
     .option('--mock', 'offline: the mock coder and mock judges')
     .option('--mode <id>', 'the protocol mode to run in')
     .option('--timeout <seconds>', "the coder's wall-clock limit per attempt", parsePositiveInteger)
+    .option('--max-cost <usd>', 'stop and ask once the job spent this many dollars', parseCapValue)
+    .option('--max-tokens <n>', 'stop and ask once the job used this many tokens', parseCapValue)
     .option('--json', 'print the job id and base as JSON')
     .action(async (words, options) => {
       const { submitAction } = await import('./submit-action.js');

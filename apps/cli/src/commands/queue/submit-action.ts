@@ -12,6 +12,8 @@ export interface SubmitFlags {
   readonly mock?: boolean | undefined;
   readonly mode?: string | undefined;
   readonly timeout?: number | undefined;
+  readonly maxCost?: number | undefined;
+  readonly maxTokens?: number | undefined;
   readonly json?: boolean | undefined;
 }
 
@@ -33,6 +35,8 @@ export async function submitAction(context: CliContext, task: string, flags: Sub
       ...(flags.mock === true ? { mock: true } : {}),
       ...(flags.mode === undefined ? {} : { mode: flags.mode }),
       ...(flags.timeout === undefined ? {} : { timeoutSeconds: flags.timeout }),
+      ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+      ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
     },
   });
   if (flags.json === true) {
