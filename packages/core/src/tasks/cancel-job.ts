@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
-import { AuditTrail } from '../audit-trail/index.js';
 import { JobActionRefusedError } from '../errors.js';
 import { isLeftRunningByDeadProcess, type JobState, jobPaths, readJobState } from '../jobs/index.js';
 import { writeCancelRequest } from './cancel-request.js';
+import { openScopeAuditTrail } from './open-scope-audit-trail.js';
 import { reconcileDeadJobs } from './reconcile-dead-jobs.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 
@@ -72,14 +72,7 @@ export async function cancelJob(options: CancelJobOptions): Promise<CancelJobRes
     });
   }
   const at = new Date().toISOString();
-  const trail = await AuditTrail.open({
-    repositoryRoot: scope.repositoryRoot,
-    gitCommonDirectory: scope.gitCommonDirectory,
-    snodoHome: scope.snodoHome,
-    actor: scope.actor,
-    createdBy: 'snodo',
-    remote: scope.config.audit?.remote,
-  });
+  const trail = await openScopeAuditTrail(scope);
   try {
     // Audited before the request exists, so the log has the request before the job's own `job-end`.
     await appendAuditEvent(

@@ -1,6 +1,6 @@
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
-import { AuditTrail } from '../audit-trail/index.js';
 import { type JobState, reconcileInterruptedJobs } from '../jobs/index.js';
+import { openScopeAuditTrail } from './open-scope-audit-trail.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 
 /**
@@ -13,14 +13,7 @@ export async function reconcileDeadJobs(options: TaskCommandOptions): Promise<Jo
   const scope = await openTaskScope(options);
   const interrupted = await reconcileInterruptedJobs(scope.repositoryRoot);
   if (interrupted.length === 0) return interrupted;
-  const trail = await AuditTrail.open({
-    repositoryRoot: scope.repositoryRoot,
-    gitCommonDirectory: scope.gitCommonDirectory,
-    snodoHome: scope.snodoHome,
-    actor: scope.actor,
-    createdBy: 'snodo',
-    remote: scope.config.audit?.remote,
-  });
+  const trail = await openScopeAuditTrail(scope);
   try {
     for (const job of interrupted) {
       await appendAuditEvent(

@@ -1,8 +1,8 @@
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import type { AuditEventData } from '../audit-trail/audit-event-vocabulary.js';
-import { AuditTrail } from '../audit-trail/index.js';
 import type { JobState } from '../jobs/index.js';
 import { updateJobState } from '../jobs/index.js';
+import { openScopeAuditTrail } from './open-scope-audit-trail.js';
 import type { TaskScope } from './task-scope.js';
 
 /**
@@ -18,14 +18,7 @@ export async function recordJobDecision<T extends 'job-reject' | 'job-abandon'>(
     mutate: (state: JobState) => JobState;
   },
 ): Promise<JobState> {
-  const trail = await AuditTrail.open({
-    repositoryRoot: scope.repositoryRoot,
-    gitCommonDirectory: scope.gitCommonDirectory,
-    snodoHome: scope.snodoHome,
-    actor: scope.actor,
-    createdBy: 'snodo',
-    remote: scope.config.audit?.remote,
-  });
+  const trail = await openScopeAuditTrail(scope);
   try {
     await appendAuditEvent(trail, options.type, options.data, { job: options.jobId, actor: scope.actor });
     await updateJobState(scope.repositoryRoot, options.jobId, options.mutate);

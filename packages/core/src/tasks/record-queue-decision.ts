@@ -1,5 +1,5 @@
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
-import { AuditTrail } from '../audit-trail/index.js';
+import { openScopeAuditTrail } from './open-scope-audit-trail.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';
 
 /** A human decision on a job of the shared queue, as the deciding machine records it. */
@@ -23,14 +23,7 @@ export async function recordQueueDecision(
   record: QueueDecisionRecord,
 ): Promise<{ checkpoint: string }> {
   const scope = await openTaskScope(options);
-  const trail = await AuditTrail.open({
-    repositoryRoot: scope.repositoryRoot,
-    gitCommonDirectory: scope.gitCommonDirectory,
-    snodoHome: scope.snodoHome,
-    actor: scope.actor,
-    createdBy: 'snodo',
-    remote: scope.config.audit?.remote,
-  });
+  const trail = await openScopeAuditTrail(scope);
   try {
     await appendAuditEvent(
       trail,
