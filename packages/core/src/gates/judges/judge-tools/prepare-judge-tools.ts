@@ -1,3 +1,4 @@
+import { DEFAULT_JUDGE_MAX_TURNS } from '@snodo/llm';
 import type { GateValidatorSpec } from '../../gate-validator-spec.js';
 import type { GateVerdictCause } from '../../gate-verdict.js';
 import type { GateJudgeTool } from '../gate-judge-function.js';
@@ -5,9 +6,6 @@ import { buildJudgeTools } from './build-judge-tools.js';
 import type { JudgeToolCall } from './judge-tool-call.js';
 import { GRANTABLE_JUDGE_TOOLS, judgeToolsForGrant } from './judge-tool-grant.js';
 import type { JudgeToolSource } from './judge-tool-source.js';
-
-/** The turn budget of a judge's tool loop when its validator sets no `max_turns`. */
-export const DEFAULT_JUDGE_MAX_TURNS = 8;
 
 /** A judge's tool loop, ready to hand to the judging function; `calls` fills in as the model calls tools. */
 export interface PreparedJudgeTools {
