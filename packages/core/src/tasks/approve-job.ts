@@ -1,6 +1,7 @@
 import { JobActionRefusedError } from '../errors.js';
 import { readJobState } from '../jobs/index.js';
 import { watchBudget } from '../pipeline/budget-halt.js';
+import { endingWithCancelRequest } from '../pipeline/cancel-request.js';
 import { finishJob } from '../pipeline/finish-job.js';
 import { prepareJobContainment } from '../pipeline/job-containment.js';
 import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
@@ -127,8 +128,8 @@ export async function approveJob(
           }));
       }
     } catch (error) {
-      ending = endingFromError(error, options.signal?.aborted === true);
+      ending = endingFromError(error, run.signal?.aborted === true);
     }
-    return finishJob(run, ending, workspace);
+    return finishJob(run, await endingWithCancelRequest(run, ending), workspace);
   });
 }

@@ -10,7 +10,9 @@ import {
   createPipelineFixture,
   mockRegistration,
   type PipelineFixture,
+  testProtocol,
 } from '../testing/pipeline-fixture.js';
+import { approveJob } from './approve-job.js';
 import { cancelJob } from './cancel-job.js';
 
 // Cancelling goes through a request file the running job watches, never a signal to its process: these
@@ -32,6 +34,20 @@ function startSleepingJob(jobId?: string) {
     coders: { registrations: [mockRegistration], defaultCoderId: 'mock', mockCoderId: 'mock' },
     ...(jobId === undefined ? {} : { jobId }),
   });
+}
+
+/** Polls the job's state until its coder process has started; its pid. */
+async function coderStarted(jobId: string): Promise<number | undefined> {
+  for (let tries = 0; tries < 600; tries += 1) {
+    await sleep(50);
+    try {
+      const pid = readJobState(fixture.root, jobId).coderProcess?.pid;
+      if (pid !== undefined) return pid;
+    } catch {
+      // Not created yet.
+    }
+  }
+  return undefined;
 }
 
 /** Alive and not a zombie: an orphan waits for PID 1 to reap it, which may take a while here. */
@@ -101,6 +117,49 @@ describe('cancelJob', () => {
       code: 'JOB_ACTION_REFUSED',
       message: expect.stringContaining(`Cannot cancel job ${jobId}: it is not running (it is cancelled`),
     });
+  });
+
+  it('stops the coder an approval started: the approval ends cancelled and the request is used up', async () => {
+    fixture = createPipelineFixture({
+      // The pre-execute judge warns: the job escalates before its coder runs, and approving it runs the coder.
+      protocol: testProtocol.replace(
+        '  - validator_id: task-review\n',
+        '  - validator_id: task-review\n    model: mock/warn\n',
+      ),
+      config: `coders:\n  sleeper:\n    command: [${JSON.stringify(process.execPath)}, "-e", ${JSON.stringify(SLEEPER)}, "{prompt}"]\n`,
+    });
+    const escalated = await startSleepingJob().result;
+    expect(escalated).toMatchObject({ outcome: 'escalated', attempts: 0 });
+
+    const approving = approveJob({
+      cwd: fixture.root,
+      env: fixture.env,
+      actor: 'reviewer',
+      jobId: escalated.jobId,
+      reason: 'the task is fine',
+      coders: { registrations: [mockRegistration], defaultCoderId: 'mock', mockCoderId: 'mock' },
+    });
+    const coderPid = await coderStarted(escalated.jobId);
+    expect(coderPid, 'the approval started no coder').toBeDefined();
+
+    const { state, stopped } = await cancelJob({
+      cwd: fixture.root,
+      env: fixture.env,
+      actor: 'ana',
+      jobId: escalated.jobId,
+    });
+    expect(stopped).toBe(true);
+    expect(state.status).toBe('cancelled');
+    await expect(approving).resolves.toMatchObject({ status: 'cancelled', outcome: 'cancelled' });
+    expect(isAlive(coderPid as number)).toBe(false);
+    expect(existsSync(join(jobPaths(fixture.root, escalated.jobId).directory, 'cancel-request.json'))).toBe(
+      false,
+    );
+    expect(readJobState(fixture.root, escalated.jobId).decisions.map((decision) => decision.action)).toEqual([
+      'approve',
+      'cancel',
+    ]);
+    expect((await fixture.verifyAudit()).ok).toBe(true);
   });
 
   it('runTask takes a reserved id once: a directory made for it is fine, a bad or used id is refused', async () => {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import { JobActionRefusedError } from '../errors.js';
 import { isLeftRunningByDeadProcess, type JobState, jobPaths, readJobState } from '../jobs/index.js';
-import { writeCancelRequest } from './cancel-request.js';
+import { writeCancelRequest } from '../pipeline/cancel-request.js';
 import { openScopeAuditTrail } from './open-scope-audit-trail.js';
 import { reconcileDeadJobs } from './reconcile-dead-jobs.js';
 import { openTaskScope, type TaskCommandOptions } from './task-scope.js';

@@ -6,6 +6,7 @@ import { AuditTrail } from '../audit-trail/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { importTaskBranch, workspaceBranchTip } from '../isolation/index.js';
 import { type JobState, jobPaths, readJobState, readJobTask } from '../jobs/index.js';
+import { watchCancelRequest } from '../pipeline/cancel-request.js';
 import { JobRun } from '../pipeline/job-run.js';
 import { loadRunContext } from '../pipeline/run-context.js';
 import type { RunEvent } from '../pipeline/run-event.js';
@@ -120,6 +121,7 @@ export async function withExistingJobRun<T>(
     throw error;
   }
   const channel = new EventChannel<RunEvent>();
+  let cancelWatch: ReturnType<typeof watchCancelRequest> | undefined;
   const draining = (async () => {
     for await (const event of channel) options.onEvent?.(event);
   })();
@@ -127,9 +129,11 @@ export async function withExistingJobRun<T>(
     const ledger = new UsageLedger(context.config.prices, state.usage);
     const paths = jobPaths(context.repositoryRoot, options.jobId);
     if (!existsSync(paths.directory)) throw new Error(`job directory ${paths.directory} is missing`);
+    // As in a run: `snodo job cancel` asks through the job's directory while an approval or merge works on it.
+    cancelWatch = watchCancelRequest(paths.directory, options.signal);
     const run = new JobRun(
       context,
-      runOptions,
+      { ...runOptions, signal: cancelWatch.signal },
       options.jobId,
       paths,
       auditTrail,
@@ -149,6 +153,7 @@ export async function withExistingJobRun<T>(
     }));
     return await work(run, state);
   } finally {
+    cancelWatch?.dispose();
     channel.close();
     await draining;
     await auditTrail.close();

@@ -1,6 +1,7 @@
 import { JobActionRefusedError } from '../errors.js';
 import type { LandingStrategy } from '../isolation/index.js';
 import { readJobState } from '../jobs/index.js';
+import { endingWithCancelRequest } from '../pipeline/cancel-request.js';
 import { finishJob } from '../pipeline/finish-job.js';
 import { endingFromError, type JobEnding } from '../pipeline/job-ending.js';
 import { land } from '../pipeline/run-task.js';
@@ -57,8 +58,8 @@ export async function mergeJob(
     try {
       ending = await land(run, workspace, strategy);
     } catch (error) {
-      ending = endingFromError(error, options.signal?.aborted === true);
+      ending = endingFromError(error, run.signal?.aborted === true);
     }
-    return finishJob(run, ending, workspace);
+    return finishJob(run, await endingWithCancelRequest(run, ending), workspace);
   });
 }

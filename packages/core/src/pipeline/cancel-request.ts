@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import type { JobEnding } from '../pipeline/job-ending.js';
-import type { JobRun } from '../pipeline/job-run.js';
+import type { JobEnding } from './job-ending.js';
+import type { JobRun } from './job-run.js';
 
 /** Who asked a running job to stop, and when (`cancel-request.json` in the job's directory). */
 export interface CancelRequest {
