@@ -114,9 +114,16 @@ export type { TemplateCommands } from './protocol/template-commands.js';
 /** Lands a task commit on the shared remote's base with an atomic, leased push and the lander's chain. */
 export {
   landOnRemote,
+  type RecheckGateRecord,
   type RemoteLandingRequest,
   type RemoteLandingResult,
 } from './remote-landing/land-on-remote.js';
+/** Re-runs the job's deterministic gates on a candidate landing when the shared base moved (no model calls). */
+export {
+  type RecheckCommandGatesOptions,
+  type RecheckCommandGatesResult,
+  recheckCommandGates,
+} from './remote-landing/recheck-command-gates.js';
 /** Registers a worker's public key on the shared remote (`refs/snodo/keys`), once per worker id. */
 export {
   type RegisterWorkerKeyRequest,

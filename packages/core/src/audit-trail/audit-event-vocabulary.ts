@@ -5,6 +5,13 @@
 type Maybe<T> = T | undefined;
 type Data = Readonly<Record<string, unknown>>;
 type Usage = Data | null;
+/** One deterministic gate's verdict in a lander's re-check (`remote-landing-*` events). */
+type RecheckGateRecord = {
+  readonly gate_id: string;
+  readonly kind: 'constraint' | 'command';
+  readonly severity: 'pass' | 'warn' | 'blocker';
+  readonly error: boolean;
+};
 
 /** What a landing recorded (`merge-end` when the change landed or the branch was kept, else `job-retain`). */
 type LandingData = {
@@ -237,6 +244,8 @@ export interface AuditEventDataByType {
     readonly parents: readonly string[];
     readonly attempt: number;
     readonly recheck: 'not-needed' | 'passed' | 'not-given';
+    /** The re-check's gate verdicts when it ran (the deterministic gates on the candidate). */
+    readonly recheck_gates?: Maybe<readonly RecheckGateRecord[]>;
   };
   /**
    * How one landing attempt on the shared remote ended: `landed`, `rejected` (another lander moved a ref
@@ -251,6 +260,8 @@ export interface AuditEventDataByType {
     readonly commit: Maybe<string>;
     readonly reason: Maybe<string>;
     readonly conflicted_files: Maybe<readonly string[]>;
+    /** A failed re-check's gate verdicts: which gate kept the job. */
+    readonly recheck_gates?: Maybe<readonly RecheckGateRecord[]>;
   };
   /**
    * A host agent called a tool of `snodo serve` (the MCP server): which tool, the client's name and version

@@ -30,10 +30,18 @@ import {
   WORKER_KEYS_REF,
   workerAuditRef,
 } from './remote-landing-refs.js';
-import type { RemoteLandingRequest, RemoteLandingResult } from './remote-landing-request.js';
+import type {
+  RecheckGateRecord,
+  RemoteLandingRequest,
+  RemoteLandingResult,
+} from './remote-landing-request.js';
 import { fetchFromRemote, pushAtomically, requireRemote } from './remote-transfer.js';
 
-export type { RemoteLandingRequest, RemoteLandingResult } from './remote-landing-request.js';
+export type {
+  RecheckGateRecord,
+  RemoteLandingRequest,
+  RemoteLandingResult,
+} from './remote-landing-request.js';
 
 const defaultMaxAttempts = 5;
 const objectName = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -120,7 +128,12 @@ async function landWithTrail(
   const recordEnd = (
     attempt: number,
     outcome: AuditEventData<'remote-landing-end'>['outcome'],
-    extra: { commit?: string; reason?: string; conflictedFiles?: readonly string[] } = {},
+    extra: {
+      commit?: string;
+      reason?: string;
+      conflictedFiles?: readonly string[];
+      recheckGates?: readonly RecheckGateRecord[];
+    } = {},
   ) =>
     appendAuditEvent(
       trail,
@@ -134,6 +147,7 @@ async function landWithTrail(
         commit: extra.commit,
         reason: extra.reason,
         conflicted_files: extra.conflictedFiles,
+        ...(extra.recheckGates === undefined ? {} : { recheck_gates: extra.recheckGates }),
       },
       { job: jobId },
     );
@@ -141,8 +155,13 @@ async function landWithTrail(
     attempt: number,
     reason: string,
     conflictedFiles?: readonly string[],
+    recheckGates?: readonly RecheckGateRecord[],
   ): Promise<RemoteLandingResult> => {
-    await recordEnd(attempt, 'kept', { reason, ...(conflictedFiles ? { conflictedFiles } : {}) });
+    await recordEnd(attempt, 'kept', {
+      reason,
+      ...(conflictedFiles ? { conflictedFiles } : {}),
+      ...(recheckGates ? { recheckGates } : {}),
+    });
     await trail.sync();
     return { status: 'kept', reason, attempts: attempt, ...(conflictedFiles ? { conflictedFiles } : {}) };
   };
@@ -198,7 +217,9 @@ async function landWithTrail(
       };
     }
     const candidate = await prepareLandingCandidate(request, seenBase, baseName);
-    if (candidate.kind === 'kept') return kept(attempt, candidate.reason, candidate.conflictedFiles);
+    if (candidate.kind === 'kept') {
+      return kept(attempt, candidate.reason, candidate.conflictedFiles, candidate.recheckGates);
+    }
     if (request.signal?.aborted) {
       return kept(attempt, 'the landing was cancelled before it pushed; nothing moved on the remote');
     }
@@ -217,6 +238,7 @@ async function landWithTrail(
         parents: [...candidate.parents],
         attempt,
         recheck: candidate.recheck,
+        ...(candidate.recheckGates === undefined ? {} : { recheck_gates: candidate.recheckGates }),
       },
       { job: jobId },
     );

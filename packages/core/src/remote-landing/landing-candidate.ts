@@ -1,5 +1,5 @@
 import { commitTree, fallbackIdentity, mergeTrees, revParse } from '../git/index.js';
-import type { RemoteLandingRequest } from './remote-landing-request.js';
+import type { RecheckGateRecord, RemoteLandingRequest } from './remote-landing-request.js';
 
 /** What the landing commit will be made of, or why there is none. */
 export type LandingCandidate =
@@ -9,8 +9,14 @@ export type LandingCandidate =
       /** The remote base as seen, then the task commit: first-parent history stays the base's. */
       readonly parents: readonly [string, string];
       readonly recheck: 'not-needed' | 'passed' | 'not-given';
+      readonly recheckGates?: readonly RecheckGateRecord[];
     }
-  | { readonly kind: 'kept'; readonly reason: string; readonly conflictedFiles?: readonly string[] };
+  | {
+      readonly kind: 'kept';
+      readonly reason: string;
+      readonly conflictedFiles?: readonly string[];
+      readonly recheckGates?: readonly RecheckGateRecord[];
+    };
 
 /**
  * Decides the landing commit's content on top of the base as the lander just fetched it (`seenBase`).
@@ -54,11 +60,13 @@ export async function prepareLandingCandidate(
     const detail = error instanceof Error ? error.message : String(error);
     return { kind: 'kept', reason: `the re-check on top of ${baseName} could not run: ${detail}` };
   }
+  const recheckGates = verdict.gates === undefined ? {} : { recheckGates: verdict.gates };
   if (!verdict.ok) {
     return {
       kind: 'kept',
       reason: `${baseName} moved to ${seenBase.slice(0, 12)} and the re-check on top of it failed: ${verdict.reason}`,
+      ...recheckGates,
     };
   }
-  return { kind: 'ready', tree: merge.tree, parents, recheck: 'passed' };
+  return { kind: 'ready', tree: merge.tree, parents, recheck: 'passed', ...recheckGates };
 }

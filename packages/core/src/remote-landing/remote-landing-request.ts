@@ -1,6 +1,14 @@
 // The contract between a landing queue and the lander: plain data both ways, so a queue (BullMQ) can carry
 // the request to whichever worker lands next and store the result as the job's return value.
 
+/** One gate's verdict in a re-check, recorded in the lander's `remote-landing-*` events (`recheck_gates`). */
+export interface RecheckGateRecord {
+  readonly gate_id: string;
+  readonly kind: 'constraint' | 'command';
+  readonly severity: 'pass' | 'warn' | 'blocker';
+  readonly error: boolean;
+}
+
 /** What one worker asks of the lander: land this task commit on the shared remote's base branch. */
 export interface RemoteLandingRequest {
   /** The lander's own clone of the shared remote (a worker's checkout); its audit log is the lander's chain. */
@@ -22,12 +30,14 @@ export interface RemoteLandingRequest {
   /**
    * Re-runs the deterministic (command) gates on the candidate when the base moved since the task ran:
    * `commit` is the merged result, `base` the remote base it sits on. Absent: only "still applies" (a
-   * conflict-free merge) is checked.
+   * conflict-free merge) is checked. `recheckCommandGates` is core's; `gates`, when returned, is audited.
    */
   readonly recheck?: (candidate: {
     commit: string;
     base: string;
-  }) => Promise<{ ok: true } | { ok: false; reason: string }>;
+  }) => Promise<
+    ({ ok: true } | { ok: false; reason: string }) & { readonly gates?: readonly RecheckGateRecord[] }
+  >;
   /** Stops the landing before its next push; a push already made stands. */
   readonly signal?: AbortSignal;
   /**
