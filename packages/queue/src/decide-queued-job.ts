@@ -86,6 +86,8 @@ export async function decideQueuedJob(options: {
         taskCommit: result.taskCommit,
         taskBase: result.taskBase,
         approvedBy: options.actor,
+        task: job.data.task,
+        ...(result.mode === undefined ? {} : { mode: result.mode }),
       });
       landingQueued = true;
     }

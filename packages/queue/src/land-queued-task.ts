@@ -1,4 +1,10 @@
-import { landOnRemote, type RemoteLandingResult } from '@snodo/core';
+import { homedir } from 'node:os';
+import {
+  landOnRemote,
+  type RemoteLandingRequest,
+  type RemoteLandingResult,
+  recheckCommandGates,
+} from '@snodo/core';
 import type { Job } from 'bullmq';
 import { gitIn } from './clone-git.js';
 import { jobRef, type LandingJobData } from './queue-jobs.js';
@@ -11,7 +17,8 @@ export type LandingJobResult = RemoteLandingResult & { readonly workerId: string
  * One landing job, on whichever worker's landing slot is free (the landing queue's global concurrency is 1):
  * bring the task commit into this worker's clone from `refs/snodo/jobs/<jobId>`, then land it on the shared
  * remote with core's `landOnRemote` (a compare-and-swap push of the base, retried a bounded number of
- * times, with this worker's chain snapshot in the same atomic push).
+ * times, with this worker's chain snapshot in the same atomic push). When the base moved since the task
+ * ran, the merged result must pass the job's mode's deterministic gates again (`recheckCommandGates`).
  */
 export async function landQueuedTask(
   context: WorkerContext,
@@ -43,6 +50,7 @@ export async function landQueuedTask(
       workerId: context.workerId,
       snodoHome: context.snodoHome,
       ...(signal === undefined ? {} : { signal }),
+      ...recheckOf(context, data, signal, log),
     });
   });
   if (result.status === 'landed') {
@@ -54,4 +62,43 @@ export async function landQueuedTask(
     log(`kept: ${result.reason}`);
   }
   return { ...result, workerId: context.workerId };
+}
+
+/**
+ * The re-check `landOnRemote` calls on a moved base: the post-execute command gates and constraints of the
+ * mode the job ran in, in a throw-away sandboxed workspace of this clone. A landing enqueued without a
+ * mode (by an older worker) gets none, and says so.
+ */
+function recheckOf(
+  context: WorkerContext,
+  data: LandingJobData,
+  signal: AbortSignal | undefined,
+  log: (message: string) => void,
+): Pick<RemoteLandingRequest, 'recheck'> {
+  const { mode } = data;
+  if (mode === undefined) {
+    log('no mode recorded for this job: if the base moved, only "the change still applies" is checked');
+    return {};
+  }
+  return {
+    recheck: async (candidate) => {
+      log(
+        `${data.base} moved to ${candidate.base.slice(0, 12)}: re-running the ${mode} mode's command gates`,
+      );
+      const verdict = await recheckCommandGates({
+        clone: context.clone,
+        snodoHome: context.snodoHome,
+        mode,
+        jobId: data.jobId,
+        task: data.task,
+        env: context.env,
+        homeDirectory: context.homeDirectory ?? homedir(),
+        baseName: data.base,
+        signal,
+        ...candidate,
+      });
+      log(verdict.ok ? 're-check passed' : `re-check failed: ${verdict.reason}`);
+      return verdict;
+    },
+  };
 }

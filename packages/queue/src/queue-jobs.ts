@@ -68,6 +68,8 @@ export interface TaskJobResult {
    * gates never judged, so it is not landed on approval (a worker cannot continue it under a raised cap yet).
    */
   readonly stoppedAtBudget?: true;
+  /** The protocol mode the run chose: the lander re-runs its deterministic gates when the base moved. */
+  readonly mode?: string;
 }
 
 /** A landing job's data: enough for any worker's clone to land the task on the remote. */
@@ -78,6 +80,13 @@ export interface LandingJobData {
   readonly taskBase: string;
   /** Who approved an escalated job, when a human did. */
   readonly approvedBy?: string;
+  /**
+   * The mode the task ran in, and its text: when the base moved, the lander re-runs that mode's
+   * deterministic gates on the merged result. Absent (a landing enqueued by an older worker): only "the
+   * change still applies" is checked.
+   */
+  readonly mode?: string;
+  readonly task?: string;
 }
 
 /** The ref on the shared remote that holds a job's task commit until (and after) it lands. */

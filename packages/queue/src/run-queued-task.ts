@@ -90,7 +90,14 @@ async function finishQueuedTask(
   }
   const taskBase = result.baseCommit ?? data.baseCommit;
   if (result.outcome === 'branch_kept' && taskCommit !== undefined) {
-    await enqueueLanding(context.landings, { jobId, base: data.base, taskCommit, taskBase });
+    await enqueueLanding(context.landings, {
+      jobId,
+      base: data.base,
+      taskCommit,
+      taskBase,
+      task: data.task,
+      ...(result.mode === undefined ? {} : { mode: result.mode }),
+    });
     log('landing queued');
     return { ...ended(context, 'landing', result.outcome, result.summary, result.jobId, data), taskCommit };
   }
@@ -99,6 +106,8 @@ async function finishQueuedTask(
     return {
       ...ended(context, 'escalated', result.outcome, result.summary, result.jobId, data),
       ...(taskCommit === undefined ? {} : { taskCommit }),
+      // An approval from another machine enqueues the landing from this result: it needs the mode.
+      ...(result.mode === undefined ? {} : { mode: result.mode }),
       ...(result.budget?.exceeded === undefined ? {} : { stoppedAtBudget: true as const }),
     };
   }
