@@ -79,7 +79,9 @@ describe('the Claude Code coder while it runs', () => {
       }),
     );
     const usage = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
-    expect(usage.map((entry) => entry.inputTokens)).toEqual([400, 800]);
+    // The two writes usually reach the adapter as two chunks (400 so far, then 800); a loaded machine may
+    // deliver them as one (800 at once). Chunk boundaries themselves are covered by the test above.
+    expect([[400, 800], [800]]).toContainEqual(usage.map((entry) => entry.inputTokens));
     // The result's totals replace the running estimate.
     expect(result.usage).toMatchObject({ inputTokens: 800, outputTokens: 85, source: 'reported' });
   });
