@@ -1,8 +1,6 @@
 import { buildCoderEnvironment, type CoderV1Sandbox } from '@snodo/coder-sdk';
 import { ConfigStore, type SnodoConfig, worktreesDirectory } from '../config/index.js';
 import { classifyValidator } from '../gates/classify-validator.js';
-import { lastLines, lastNonEmptyLine } from '../gates/commands/output-tail.js';
-import { runGateCommand } from '../gates/commands/run-gate-command.js';
 import { loadDiffContext } from '../gates/constraints/load-diff-context.js';
 import { BUILT_IN_PREDICATE_NAMES } from '../gates/index.js';
 import { runGatePhase } from '../gates/run-gate-phase.js';
@@ -20,8 +18,7 @@ import { buildJobSandbox } from '../sandbox/build-job-sandbox.js';
 import { detectSandbox } from '../sandbox/detect-sandbox.js';
 import { resolveSandboxSetting } from '../sandbox/sandbox-setting.js';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
-import { copyIntoWorkspace } from '../workspace-setup/copy-into-workspace.js';
-import { resolveWorkspaceSetup } from '../workspace-setup/resolve-workspace-setup.js';
+import { prepareRecheckWorkspace } from './prepare-recheck-workspace.js';
 import { createRecheckWorkspace, type RecheckWorkspace } from './recheck-workspace.js';
 import type { RecheckGateRecord } from './remote-landing-request.js';
 
@@ -158,7 +155,14 @@ async function runInWorkspace(
 ): Promise<RecheckCommandGatesResult> {
   // Command gates and setup run the project's own scripts: an allow-listed environment without any key.
   const env = { ...buildCoderEnvironment({ parentEnv: options.env, credentials: {} }), CI: 'true' };
-  const setupProblem = await prepareWorkspace(options, protocol, workspace.worktreePath, env, sandbox);
+  const setupProblem = await prepareRecheckWorkspace({
+    clone: options.clone,
+    protocol,
+    worktreePath: workspace.worktreePath,
+    env,
+    sandbox,
+    signal: options.signal,
+  });
   if (setupProblem !== undefined) return { ok: false, reason: setupProblem, gates: [] };
   const validators = validatorsForMode(protocol, options.mode).filter(
     (validator) =>
@@ -197,42 +201,4 @@ async function runInWorkspace(
   if (failed === undefined) return { ok: true, gates };
   const what = failed.kind === 'constraint' ? 'constraint' : 'command gate';
   return { ok: false, reason: `${what} ${failed.gateId} failed: ${failed.justification}`, gates };
-}
-
-/** `copy_into_workspace` then `setup`, as a task workspace gets them; a problem in words, or undefined. */
-async function prepareWorkspace(
-  options: RecheckCommandGatesOptions,
-  protocol: Protocol,
-  worktreePath: string,
-  env: Readonly<Record<string, string | undefined>>,
-  sandbox: CoderV1Sandbox | undefined,
-): Promise<string | undefined> {
-  const { execution } = protocol;
-  if (execution.copy_into_workspace.length > 0) {
-    await copyIntoWorkspace({
-      repositoryRoot: options.clone,
-      workspacePath: worktreePath,
-      patterns: execution.copy_into_workspace,
-    });
-  }
-  const plan = resolveWorkspaceSetup(execution.setup, worktreePath);
-  if (plan.kind === 'skip') return undefined;
-  const result = await runGateCommand({
-    command: plan.command,
-    cwd: worktreePath,
-    env,
-    timeoutMs: plan.timeoutSeconds * 1000,
-    ...(options.signal ? { signal: options.signal } : {}),
-    // Installs fetch packages: setup keeps the network, as in a task workspace.
-    ...(sandbox ? { sandbox: { ...sandbox, network: true } } : {}),
-  });
-  if (result.outcome === 'exited' && result.exitCode === 0) return undefined;
-  const how =
-    result.outcome === 'exited'
-      ? `exited with code ${result.exitCode ?? result.signal}`
-      : result.outcome === 'spawn-failed'
-        ? `could not start: ${result.spawnError ?? 'unknown cause'}`
-        : result.outcome;
-  const last = lastNonEmptyLine(lastLines(result.output, 15, 2000));
-  return `the workspace setup ${plan.display} (${plan.source}) ${how}${last ? `: ${last}` : ''}`;
 }
