@@ -167,4 +167,28 @@ describe('landOnRemote with recheckCommandGates', () => {
     expect(start).toMatchObject({ recheck: 'not-needed' });
     expect(start?.recheck_gates).toBeUndefined();
   });
+
+  it(
+    "a moved base whose protocol runs a failing setup, or lost the job's mode: kept, saying which",
+    slow,
+    async () => {
+      const { shared, worker } = setUp();
+      const first = worker.task('j_setup', { 'feature.txt': 'greet\n' });
+      shared.push('setup', {
+        '.snodo/protocol.yml': `${protocol}execution:\n  setup: 'echo cannot install; exit 3'\n`,
+      });
+      const setupFailed = await landOnRemote(request(worker, 'j_setup', first, []));
+      expect(setupFailed.status).toBe('kept');
+      if (setupFailed.status === 'kept') {
+        expect(setupFailed.reason).toContain('exited with code 3: cannot install');
+      }
+
+      const second = worker.task('j_mode', { 'feature.txt': 'greet\n' });
+      shared.push('rename the mode', { '.snodo/protocol.yml': protocol.replaceAll(': code', ': build') });
+      const modeGone = await landOnRemote(request(worker, 'j_mode', second, []));
+      expect(modeGone.status).toBe('kept');
+      if (modeGone.status === 'kept') expect(modeGone.reason).toContain('has no mode code');
+      expect(leftoverRechecks(worker)).toEqual([]);
+    },
+  );
 });
