@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createFakeCli } from '@snodo/conformance/fake-cli';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import { oneJudgeProtocol } from '../../testing/direct-llm-scenario.js';
 
 /**
  * A budget stop of an in-place CLI coder through the binary (issue 15): a stand-in `claude` writes half a
@@ -13,24 +14,7 @@ import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js'
 let fixture: CliFixture | undefined;
 afterEach(() => fixture?.cleanup());
 
-const protocol = `protocol_id: budget-in-place
-name: budget in place
-initial_mode: producer
-modes:
-  - mode_id: producer
-    name: Producer
-    tools: [edit]
-    validators: [review]
-validators:
-  - validator_id: review
-    validator_type: conventions
-    evaluation_phase: post_execute
-    criteria: [The change does what the task asks.]
-disagreement_policy: unanimous
-execution:
-  max_fix_attempts: 0
-  sandbox: off
-`;
+const protocol = oneJudgeProtocol('budget-in-place', ['sandbox: off']);
 
 const usage = { input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 800 };
 const init = JSON.stringify({

@@ -3,6 +3,11 @@ import { join } from 'node:path';
 import { startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import {
+  fakeProviderConfig,
+  oneJudgeProtocol,
+  readThenSubmitScript,
+} from '../../testing/direct-llm-scenario.js';
 
 /**
  * Budgets through the binary (issue 15) with the direct LLM coder, which reports its usage after every
@@ -12,23 +17,7 @@ import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js'
 let fixture: CliFixture | undefined;
 afterEach(() => fixture?.cleanup());
 
-const protocol = `protocol_id: budget-check
-name: budget check
-initial_mode: producer
-modes:
-  - mode_id: producer
-    name: Producer
-    tools: [edit]
-    validators: [review]
-validators:
-  - validator_id: review
-    validator_type: conventions
-    evaluation_phase: post_execute
-    criteria: [The change does what the task asks.]
-disagreement_policy: unanimous
-execution:
-  max_fix_attempts: 0
-`;
+const protocol = oneJudgeProtocol('budget-check');
 
 function auditTypes(root: string): string[] {
   return readFileSync(join(root, '.snodo', 'audit.log'), 'utf8')
@@ -40,35 +29,11 @@ function auditTypes(root: string): string[] {
 describe('snodo run --max-tokens / task approve --max-tokens', () => {
   it('stops the coder mid-run at the cap, escalates with the spend, refuses a low raise, and lands after a raise', async () => {
     const llm = await startFakeLlm({
-      script: [
-        { toolCall: { name: 'read_file', input: { path: 'README.md' } }, usage: { input: 900, output: 30 } },
-        {
-          writeFile: { path: 'CONTRIBUTING.md', content: '# Contributing\n\nRun pnpm test.\n' },
-          via: 'submit_files',
-          usage: { input: 1200, output: 80 },
-        },
-        {
-          verdict: { severity: 'pass', justification: 'does what was asked', findings: [] },
-          usage: { input: 700, output: 40 },
-        },
-      ],
+      script: readThenSubmitScript(),
     });
     try {
       fixture = createCliFixture({ protocol });
-      fixture.writeConfig(
-        [
-          'providers:',
-          '  fake:',
-          `    base_url: ${llm.baseUrl.openai}`,
-          '    api_key: sk-fake-key-0123456789',
-          'llm:',
-          '  coder:',
-          '    model: fake/gpt-4o',
-          '  validator:',
-          '    model: fake/gpt-4o-mini',
-          '',
-        ].join('\n'),
-      );
+      fixture.writeConfig(fakeProviderConfig(llm.baseUrl.openai));
       const run = await fixture.snodo([
         'run',
         'Add a CONTRIBUTING.md',

@@ -3,6 +3,11 @@ import { join } from 'node:path';
 import { startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import {
+  fakeProviderConfig,
+  oneJudgeProtocol,
+  readThenSubmitScript,
+} from '../../testing/direct-llm-scenario.js';
 
 /**
  * The default coder end to end through the binary: the model reads a file with its read-only tool, then
@@ -12,56 +17,16 @@ import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js'
 let fixture: CliFixture | undefined;
 afterEach(() => fixture?.cleanup());
 
-const protocol = `protocol_id: litellm-check
-name: litellm check
-initial_mode: producer
-modes:
-  - mode_id: producer
-    name: Producer
-    tools: [edit]
-    validators: [review]
-validators:
-  - validator_id: review
-    validator_type: conventions
-    evaluation_phase: post_execute
-    criteria: [The change does what the task asks.]
-disagreement_policy: unanimous
-execution:
-  max_fix_attempts: 0
-`;
+const protocol = oneJudgeProtocol('litellm-check');
 
 describe('snodo run --coder litellm', () => {
   it('reads a file, submits an edit that lands, and records coder and judge usage and cost apart', async () => {
     const llm = await startFakeLlm({
-      script: [
-        { toolCall: { name: 'read_file', input: { path: 'README.md' } }, usage: { input: 900, output: 30 } },
-        {
-          writeFile: { path: 'CONTRIBUTING.md', content: '# Contributing\n\nRun pnpm test.\n' },
-          via: 'submit_files',
-          usage: { input: 1200, output: 80 },
-        },
-        {
-          verdict: { severity: 'pass', justification: 'does what was asked', findings: [] },
-          usage: { input: 700, output: 40 },
-        },
-      ],
+      script: readThenSubmitScript(),
     });
     try {
       fixture = createCliFixture({ protocol });
-      fixture.writeConfig(
-        [
-          'providers:',
-          '  fake:',
-          `    base_url: ${llm.baseUrl.openai}`,
-          '    api_key: sk-fake-key-0123456789',
-          'llm:',
-          '  coder:',
-          '    model: fake/gpt-4o',
-          '  validator:',
-          '    model: fake/gpt-4o-mini',
-          '',
-        ].join('\n'),
-      );
+      fixture.writeConfig(fakeProviderConfig(llm.baseUrl.openai));
       const run = await fixture.snodo(['run', 'Add a CONTRIBUTING.md', '--coder', 'litellm', '--json']);
       expect(run.exitCode, run.all).toBe(0);
       expect(llm.problems).toEqual([]);
