@@ -5,16 +5,6 @@ import { taskOptions } from '../commands/task/task-options.js';
 import { jobIdSchema } from './job-id-schema.js';
 import { ok, registerSnodoTool, type ToolHost } from './snodo-tool.js';
 
-const FINAL_STATUSES = new Set([
-  'done',
-  'halted',
-  'failed',
-  'cancelled',
-  'interrupted',
-  'rejected',
-  'abandoned',
-]);
-
 /** `snodo_job_status`, `snodo_task_list`, `snodo_task_show`, `snodo_task_diff`: reading jobs, never changing them. */
 export function registerJobTools(host: ToolHost, context: CliContext, tools: ReadonlySet<string>): void {
   const options = taskOptions(context);
@@ -43,7 +33,8 @@ export function registerJobTools(host: ToolHost, context: CliContext, tools: Rea
             job_id: state.jobId,
             status: state.status,
             outcome: state.outcome ?? null,
-            finished: FINAL_STATUSES.has(state.status),
+            // Every status but `running` is an ending (job-state.ts).
+            finished: state.status !== 'running',
             summary: state.summary ?? null,
             stage: running?.[0] ?? null,
             branch: state.isolation?.branch ?? null,
