@@ -1,4 +1,4 @@
-import { diffJob, findMainCheckout, listJobs, readJobState, showJob } from '@snodo/core';
+import { diffJob, findMainCheckout, listJobs, readJobState, reconcileDeadJobs, showJob } from '@snodo/core';
 import { z } from 'zod';
 import type { CliContext } from '../cli-context.js';
 import { taskOptions } from '../commands/task/task-options.js';
@@ -26,6 +26,8 @@ export function registerJobTools(host: ToolHost, context: CliContext, tools: Rea
       },
       async ({ job_id }) => {
         const { root } = await repositoryRoot();
+        // As every reading command does: a job whose process died reads `interrupted`, never running for ever.
+        await reconcileDeadJobs(options);
         const state = readJobState(root, job_id);
         const running = Object.entries(state.stages).find(([, timing]) => timing.endedAt === undefined);
         return ok(
@@ -69,10 +71,9 @@ export function registerJobTools(host: ToolHost, context: CliContext, tools: Rea
       },
       async ({ limit }) => {
         const { root } = await repositoryRoot();
+        await reconcileDeadJobs(options);
+        // listJobs returns them newest first.
         const jobs = listJobs(root)
-          .sort((left, right) =>
-            left.createdAt < right.createdAt ? 1 : left.createdAt > right.createdAt ? -1 : 0,
-          )
           .slice(0, limit)
           .map((state) => ({
             job_id: state.jobId,
@@ -100,7 +101,10 @@ export function registerJobTools(host: ToolHost, context: CliContext, tools: Rea
         inputSchema: z.object({ job_id: jobIdSchema }),
         readOnly: true,
       },
-      async ({ job_id }) => ok({ job: await showJob({ ...options, jobId: job_id }) }, job_id),
+      async ({ job_id }) => {
+        await reconcileDeadJobs(options);
+        return ok({ job: await showJob({ ...options, jobId: job_id }) }, job_id);
+      },
     );
   }
   if (tools.has('snodo_task_diff')) {
