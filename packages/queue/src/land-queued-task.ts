@@ -6,8 +6,7 @@ import {
   recheckCommandGates,
 } from '@snodo/core';
 import type { Job } from 'bullmq';
-import { gitIn } from './clone-git.js';
-import { jobRef, type LandingJobData } from './queue-jobs.js';
+import type { LandingJobData } from './queue-jobs.js';
 import type { WorkerContext } from './worker-context.js';
 
 /** A landing job's return value: the lander's result and who landed it. */
@@ -30,16 +29,9 @@ export async function landQueuedTask(
   log(
     `landing on ${context.remote}/${data.base}${data.approvedBy ? ` (approved by ${data.approvedBy})` : ''}`,
   );
+  // landOnRemote brings the task commit from refs/snodo/jobs/<job> on the remote when this clone lacks it
+  // (another worker ran the job), into a copy the repository guard leaves out, and removes the copy after.
   const result = await context.cloneLock.run(async () => {
-    await gitIn(context.clone, [
-      'fetch',
-      '--no-tags',
-      '--quiet',
-      context.remote,
-      // NOTE: not under refs/snodo/jobs/ here: the repository guard of the runs in this clone watches every
-      // refs/snodo/* ref but the remote copies, and a ref appearing mid-attempt halts that run as tampered.
-      `+${jobRef(data.jobId)}:refs/snodo/remotes/${context.remote}/jobs/${data.jobId}`,
-    ]);
     return landOnRemote({
       clone: context.clone,
       remote: context.remote,

@@ -135,7 +135,14 @@ async function checkOutBase(context: WorkerContext, data: TaskJobData, startBran
     context.remote,
     `+refs/heads/${data.base}:refs/remotes/${context.remote}/${data.base}`,
   ]);
-  if ((await gitProbe(context.clone, ['cat-file', '-e', `${data.baseCommit}^{commit}`])) === undefined) {
+  // In the base's history, not merely in this clone: after a force-push an earlier fetch still holds the commit.
+  const onBase = await gitProbe(context.clone, [
+    'merge-base',
+    '--is-ancestor',
+    data.baseCommit,
+    `refs/remotes/${context.remote}/${data.base}`,
+  ]);
+  if (onBase === undefined) {
     throw new UnrecoverableError(
       `The submitted base ${data.baseCommit} is not on ${context.remote}/${data.base} any more (a force-push?); submit the task again.`,
     );
