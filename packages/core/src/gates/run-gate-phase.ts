@@ -226,26 +226,31 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
       if (verdict) byIndex.set(index, verdict);
     });
     signal?.throwIfAborted();
-    const finished = commandIndexes
-      .map((index) => byIndex.get(index))
-      .filter((verdict) => verdict !== undefined);
-    const inputs = judgeInputs(finished);
-    const position = judgeIndexes.indexOf(warmJudge);
-    const judged = await runWarmFirst(
-      judgeIndexes.map((index) => judgeTask(spec(index), inputs)),
-      position < 0 ? undefined : position,
-      concurrency,
-      signal,
-    );
-    judgeIndexes.forEach((index, position) => {
-      const verdict = judged[position];
-      if (verdict) byIndex.set(index, verdict);
-    });
+    // The prefix (the diff, command results, a hash of them) only for a phase that has judges to send it.
+    if (judgeIndexes.length > 0) {
+      const finished = commandIndexes
+        .map((index) => byIndex.get(index))
+        .filter((verdict) => verdict !== undefined);
+      const inputs = judgeInputs(finished);
+      const position = judgeIndexes.indexOf(warmJudge);
+      const judged = await runWarmFirst(
+        judgeIndexes.map((index) => judgeTask(spec(index), inputs)),
+        position < 0 ? undefined : position,
+        concurrency,
+        signal,
+      );
+      judgeIndexes.forEach((index, position) => {
+        const verdict = judged[position];
+        if (verdict) byIndex.set(index, verdict);
+      });
+    }
   } else {
-    const inputs = judgeInputs([]);
+    let inputs: PhaseJudgeInputs | undefined;
     const all = await runWarmFirst(
       validators.map((validator, index) =>
-        routes[index] === 'command' ? commandTask(validator) : judgeTask(validator, inputs),
+        routes[index] === 'command'
+          ? commandTask(validator)
+          : judgeTask(validator, (inputs ??= judgeInputs([]))),
       ),
       warmJudge < 0 ? undefined : warmJudge,
       concurrency,
