@@ -1,3 +1,4 @@
+import { sumUsage } from '@snodo/llm';
 import type { RoleUsage } from '../jobs/index.js';
 import type { JobBudget } from './job-budget.js';
 
@@ -18,13 +19,8 @@ export interface BudgetCrossing {
 
 /** Sums the roles' usage the way the caps count it. */
 export function jobSpend(usage: Readonly<Record<string, RoleUsage>>): JobSpend {
-  let costUsd: number | null = 0;
-  let tokens = 0;
-  for (const role of Object.values(usage)) {
-    tokens += role.inputTokens + role.outputTokens;
-    costUsd = costUsd === null || role.costUsd === null ? null : costUsd + role.costUsd;
-  }
-  return { costUsd, tokens };
+  const total = sumUsage(Object.values(usage));
+  return { costUsd: total.costUsd, tokens: total.inputTokens + total.outputTokens };
 }
 
 /**
