@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { git } from '../../../git/git.js';
+import { isAncestor, resolveCommit } from '../../../git/rev-parse.js';
 import { confineJudgePath } from './confine-judge-path.js';
 import type { JudgeToolDefinition } from './judge-tool-definition.js';
 import { capAnswer } from './judge-tool-limits.js';
@@ -29,20 +30,11 @@ async function jobCommit(
   if (!/^[0-9a-f]{4,64}$/i.test(wanted)) {
     return { ok: false, error: `${JSON.stringify(wanted)} is not "base", "head" or a commit id` };
   }
-  const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${wanted}^{commit}`], {
-    cwd: source.directory,
-    readOnly: true,
-    allowFailure: true,
-  });
-  const commit = resolved.stdout.trim();
-  if (resolved.exitCode !== 0 || commit === '')
-    return { ok: false, error: `no commit ${wanted} in this repository` };
-  const ancestor = await git(['merge-base', '--is-ancestor', commit, source.headCommit], {
-    cwd: source.directory,
-    readOnly: true,
-    allowFailure: true,
-  });
-  if (ancestor.exitCode !== 0) return { ok: false, error: `commit ${wanted} is not in the history of head` };
+  const commit = await resolveCommit(source.directory, wanted);
+  if (commit === undefined) return { ok: false, error: `no commit ${wanted} in this repository` };
+  if (!(await isAncestor(source.directory, commit, source.headCommit))) {
+    return { ok: false, error: `commit ${wanted} is not in the history of head` };
+  }
   return { ok: true, commit };
 }
 
