@@ -12,7 +12,7 @@ import {
 import { formatTable } from '../../output/table.js';
 import { budgetRow } from './dry-run-budget.js';
 import { type DryRunPlan, toDryRunPlan } from './dry-run-plan.js';
-import type { RunFlags } from './run-action.js';
+import { type RunFlags, taskRequestFromFlags } from './run-action.js';
 
 /** The plan as the lines a user reads. */
 export function formatDryRun(plan: DryRunPlan, dim: (text: string) => string): string {
@@ -103,22 +103,8 @@ export async function dryRunAction(context: CliContext, task: string, flags: Run
     coders: builtInCoders,
     strict: flags.strict === true,
   });
-  const plan = toDryRunPlan(
-    await planTask(project, {
-      task,
-      coder: flags.coder,
-      model: flags.model,
-      coderModel: flags.coderModel,
-      mock: flags.mock === true,
-      mode: flags.mode,
-      isolation: flags.isolation,
-      base: flags.base,
-      mergeStrategy: flags.merge,
-      timeoutSeconds: flags.timeout,
-      maxCostUsd: flags.maxCost,
-      maxTokens: flags.maxTokens,
-    }),
-  );
+  // The run's own request from the same flags, so the plan shown is the plan run.
+  const plan = toDryRunPlan(await planTask(project, taskRequestFromFlags(task, flags)));
   if (flags.json === true) context.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
   else context.stdout.write(formatDryRun(plan, context.out.dim));
   const [first] = plan.readiness.problems;
