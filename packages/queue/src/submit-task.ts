@@ -1,3 +1,4 @@
+import { currentBranch } from '@snodo/core';
 import { gitProbe } from './clone-git.js';
 import { QueueSubmissionError } from './errors.js';
 import type { QueueConnection } from './queue-connection.js';
@@ -101,12 +102,12 @@ export async function submitTask(options: SubmitTaskOptions): Promise<SubmitTask
 }
 
 async function checkedOutBranch(cwd: string): Promise<string> {
-  const branch = await gitProbe(cwd, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
-  if (branch === undefined) {
+  const head = await currentBranch(cwd);
+  if (head.detached) {
     throw new QueueSubmissionError({
       problem: 'HEAD is detached, so there is no branch to start from',
       fix: 'Name the base: snodo submit "…" --base <branch>.',
     });
   }
-  return branch;
+  return head.name;
 }
