@@ -3,7 +3,7 @@
 // and must start fast. Acting on a job (approve, merge, abandon…) goes through the main entry.
 
 /** A new job id (`snodo run --background` reserves one before the run starts). */
-export { createJobId } from './jobs/job-id.js';
+export { createJobId, isJobId } from './jobs/job-id.js';
 /** Where a job's files are, and the directory of all jobs. */
 export { type JobPaths, jobPaths, jobsDirectory } from './jobs/job-paths.js';
 /** A job's `state.json` and `task.json`, as the main entry's schemas describe them. */

@@ -8,6 +8,7 @@ import {
   readRepositoryAudit,
   verifyRepositoryAudit,
 } from '@snodo/core';
+import { isJobId } from '@snodo/core/jobs';
 import type { CliContext } from '../cli-context.js';
 import { taskOptions } from '../commands/task/task-options.js';
 
@@ -24,8 +25,7 @@ function variable(value: string | string[] | undefined): string {
 // A resource URI names a job only in the shape job ids have, so no URI can become a path outside .snodo/jobs.
 function checkedJobId(value: string | string[] | undefined): string {
   const jobId = variable(value);
-  if (!/^j_[0-9a-z]{6,32}$/.test(jobId))
-    throw new Error(`"${jobId}" is not a job id (they look like j_k3x9q2m8a1)`);
+  if (!isJobId(jobId)) throw new Error(`"${jobId}" is not a job id (they look like j_k3x9q2m8a1)`);
   return jobId;
 }
 
