@@ -245,12 +245,12 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
       });
     }
   } else {
-    let inputs: PhaseJudgeInputs | undefined;
+    const inputs = judgeIndexes.length > 0 ? judgeInputs([]) : undefined;
     const all = await runWarmFirst(
       validators.map((validator, index) =>
-        routes[index] === 'command'
+        routes[index] === 'command' || inputs === undefined
           ? commandTask(validator)
-          : judgeTask(validator, (inputs ??= judgeInputs([]))),
+          : judgeTask(validator, inputs),
       ),
       warmJudge < 0 ? undefined : warmJudge,
       concurrency,
