@@ -61,6 +61,18 @@ describe('buildCoderEnvironment', () => {
     expect(environment.ANTHROPIC_API_KEY).toBeUndefined();
   });
 
+  it('keeps names by suffix for a `*SUFFIX` pattern, and nothing that merely contains the suffix', () => {
+    const environment = buildCoderEnvironment({
+      parentEnv: { ...parentEnv, MISTRAL_API_KEY: 'm', MY_API_KEY_FILE: '/k' },
+      credentials: {},
+      extraAllowed: ['*_API_KEY'],
+    });
+    expect(environment.MISTRAL_API_KEY).toBe('m');
+    expect(environment.ANTHROPIC_API_KEY).toBe('sk-ant-other');
+    expect(environment.MY_API_KEY_FILE).toBeUndefined();
+    expect(environment.GITHUB_TOKEN).toBeUndefined();
+  });
+
   it('documents every kept name in the exported list', () => {
     expect(CODER_ENVIRONMENT_ALLOW_LIST).toContain('LC_*');
     expect(CODER_ENVIRONMENT_ALLOW_LIST).not.toContain('SSH_AUTH_SOCK');

@@ -6,8 +6,9 @@
  * nesting guard set when snodo itself runs inside Claude Code) and `*_BASE_URL` (would silently point a
  * CLI at another endpoint).
  *
- * An entry ending in `*` matches every name with that prefix. Proxy variables are kept in both cases
- * because tools disagree on which one they read.
+ * An entry ending in `*` matches every name with that prefix, one starting with `*` every name with that
+ * suffix (`*_API_KEY`). Proxy variables are kept in both cases because tools disagree on which one they
+ * read.
  */
 export const CODER_ENVIRONMENT_ALLOW_LIST: readonly string[] = [
   'PATH',
@@ -42,8 +43,9 @@ export interface BuildCoderEnvironmentOptions {
    */
   readonly credentials: Readonly<Record<string, string>>;
   /**
-   * More names (or `PREFIX*` patterns) to keep for this coder, from config `coders.<id>.env` or the adapter
-   * (`OPENCODE_*`). Use sparingly: each one is a way for a secret to reach the coder.
+   * More names (or `PREFIX*` / `*SUFFIX` patterns) to keep, from the adapter (`OPENCODE_*`) or a process
+   * that is not a coder but must be as careful (the CLI's background run adds `SNODO_*`, `*_API_KEY`). Use
+   * sparingly: each one is a way for a secret to reach the child.
    */
   readonly extraAllowed?: readonly string[];
   /** A private home directory for this job (hermetic runs): replaces `HOME`. */
@@ -51,9 +53,11 @@ export interface BuildCoderEnvironmentOptions {
 }
 
 function matches(name: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) =>
-    pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern,
-  );
+  return patterns.some((pattern) => {
+    if (pattern.endsWith('*')) return name.startsWith(pattern.slice(0, -1));
+    if (pattern.startsWith('*')) return name.endsWith(pattern.slice(1));
+    return name === pattern;
+  });
 }
 
 /**
@@ -61,7 +65,8 @@ function matches(name: string, patterns: readonly string[]): boolean {
  * every secret nobody thought of): the variables in `CODER_ENVIRONMENT_ALLOW_LIST` and `extraAllowed`
  * that are set in `parentEnv`, then `HOME` replaced by `homeDirectory` when given, then `credentials`.
  *
- * Core calls it once per run and passes the result as `request.env` and `checkAvailability({ env })`.
+ * Core calls it once per run and passes the result as `request.env` and `checkAvailability({ env })`; the
+ * CLI's background run filters its own child's environment with it too (one allow-list, one matcher).
  */
 export function buildCoderEnvironment(options: BuildCoderEnvironmentOptions): Record<string, string> {
   const patterns = [...CODER_ENVIRONMENT_ALLOW_LIST, ...(options.extraAllowed ?? [])];
