@@ -2,6 +2,11 @@
 // SDK or audit log — for commands that only look at jobs (`snodo task list`, `task show`, `logs`, `meta`)
 // and must start fast. Acting on a job (approve, merge, abandon…) goes through the main entry.
 
+/**
+ * Writes a file whole or not at all (temporary file, optional fsync, rename, mode): the CLI writes a
+ * background run's request with it, as core writes `state.json`.
+ */
+export { writeFileAtomic } from './fs/atomic-write.js';
 /** A new job id (`snodo run --background` reserves one before the run starts). */
 export { createJobId, isJobId } from './jobs/job-id.js';
 /** Where a job's files are, and the directory of all jobs. */

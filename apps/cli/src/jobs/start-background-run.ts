@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ensureRuntimeExclusions, jobPaths, jobsDirectory, openProject, planTask } from '@snodo/core';
-import { createJobId } from '@snodo/core/jobs';
+import { createJobId, writeFileAtomic } from '@snodo/core/jobs';
 import { builtInCoders } from '../coders/built-in-coders.js';
 import { taskRequestFromFlags } from '../commands/run/run-action.js';
 import { CliError } from '../errors/cli-error.js';
@@ -15,7 +15,6 @@ import {
   backgroundLogPath,
   backgroundRequestPath,
 } from './background-request.js';
-import { writeJsonFile } from './write-json-file.js';
 
 export type { BackgroundRunFlags } from './background-request.js';
 
@@ -122,7 +121,11 @@ export async function startBackgroundRun(options: BackgroundRunOptions): Promise
     flags,
     ...(options.actor === undefined ? {} : { actor: options.actor }),
   };
-  writeJsonFile(backgroundRequestPath(directory), request);
+  // Durable and private: the request holds the task text, and the detached process reads it after this one
+  // may be gone.
+  writeFileAtomic(backgroundRequestPath(directory), `${JSON.stringify(request, null, 2)}\n`, 0o600, {
+    durable: true,
+  });
   const logs = backgroundLogPath(directory);
   const output = openSync(logs, 'a', 0o600);
   const credentialNames = [
