@@ -11,9 +11,9 @@ export {
   type ResultStatus,
 } from './exit-codes.js';
 /** Starts a `snodo run` detached from the caller (the MCP server's tool, `snodo run --background`). */
+export type { BackgroundRunFlags } from './jobs/background-request.js';
 export {
   type BackgroundRun,
-  type BackgroundRunFlags,
   type BackgroundRunOptions,
   startBackgroundRun,
 } from './jobs/start-background-run.js';

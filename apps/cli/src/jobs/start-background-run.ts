@@ -16,8 +16,6 @@ import {
   backgroundRequestPath,
 } from './background-request.js';
 
-export type { BackgroundRunFlags } from './background-request.js';
-
 /** What `startBackgroundRun` is given: the task and the flags `snodo run` would take, and where. */
 export interface BackgroundRunOptions {
   readonly task: string;

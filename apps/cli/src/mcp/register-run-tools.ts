@@ -2,7 +2,8 @@ import { openProject, planTask } from '@snodo/core';
 import type { CliContext } from '../cli-context.js';
 import { builtInCoders } from '../coders/built-in-coders.js';
 import { toDryRunPlan } from '../commands/run/dry-run-plan.js';
-import { runTaskInputSchema } from './run-task-input.js';
+import { taskRequestFromFlags } from '../commands/run/run-action.js';
+import { runFlagsFromInput, runTaskInputSchema } from './run-task-input.js';
 import { clientIdentity, ok, registerSnodoTool, type ToolHost } from './snodo-tool.js';
 import type { JobStarter } from './start-governed-job.js';
 
@@ -63,17 +64,10 @@ export function registerRunTools(
           homeDirectory: context.homeDirectory,
           coders: builtInCoders,
         });
-        const plan = await planTask(project, {
-          task: input.task,
-          coder: input.coder,
-          model: input.model,
-          mock: input.mock === true,
-          mode: options.mode,
-          base: input.base,
-          maxCostUsd: input.max_cost_usd,
-          maxTokens: input.max_tokens,
-          isolation: true,
-        });
+        const plan = await planTask(
+          project,
+          taskRequestFromFlags(input.task, runFlagsFromInput(input, options.mode)),
+        );
         return ok({ plan: toDryRunPlan(plan) });
       },
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BackgroundRunFlags } from '../jobs/background-request.js';
 
 /** The input of `snodo_run_task` and `snodo_dry_run`: a task and the choices a `snodo run` flag makes. */
 export const runTaskInputSchema = z.object({
@@ -51,3 +52,21 @@ export const runTaskInputSchema = z.object({
 
 /** What a client passed to `snodo_run_task` / `snodo_dry_run`. */
 export type RunTaskInput = z.infer<typeof runTaskInputSchema>;
+
+/**
+ * The `snodo run` flags a client's input stands for, held to the served mode and always isolated (a host
+ * agent never works in the user's checkout). `snodo_run_task` starts the job with them and `snodo_dry_run`
+ * plans with them, so the plan is the one the job would follow.
+ */
+export function runFlagsFromInput(input: RunTaskInput, mode: string): BackgroundRunFlags {
+  return {
+    coder: input.coder,
+    model: input.model,
+    mock: input.mock === true,
+    mode,
+    base: input.base,
+    maxCost: input.max_cost_usd,
+    maxTokens: input.max_tokens,
+    isolation: true,
+  };
+}

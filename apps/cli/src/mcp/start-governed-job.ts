@@ -1,18 +1,11 @@
 import type { CliContext } from '../cli-context.js';
 import { startBackgroundRun } from '../jobs/start-background-run.js';
+import { type RunTaskInput, runFlagsFromInput } from './run-task-input.js';
 
-/** What a host agent may ask for through `snodo_run_task`: the task and the choices a run flag makes. */
-export interface GovernedJobRequest {
-  readonly task: string;
+/** What a host agent asked for through `snodo_run_task`, with the served mode and who asks. */
+export interface GovernedJobRequest extends RunTaskInput {
   /** The protocol mode the server serves: the run is held to it. */
   readonly mode: string;
-  readonly coder?: string | undefined;
-  readonly model?: string | undefined;
-  readonly mock?: boolean | undefined;
-  readonly base?: string | undefined;
-  /** The job's budget (`snodo run --max-cost` / `--max-tokens`). */
-  readonly max_cost_usd?: number | undefined;
-  readonly max_tokens?: number | undefined;
   /** Who asks, for the job's `job-start` event: `mcp:<client name>`. */
   readonly actor: string;
 }
@@ -45,17 +38,7 @@ export function createJobStarter(context: CliContext): JobStarter {
         env: context.env,
         homeDirectory: context.homeDirectory,
         actor: request.actor,
-        flags: {
-          coder: request.coder,
-          model: request.model,
-          mock: request.mock === true,
-          mode: request.mode,
-          base: request.base,
-          maxCost: request.max_cost_usd,
-          maxTokens: request.max_tokens,
-          // A host agent never works in the user's checkout: every job gets its own workspace.
-          isolation: true,
-        },
+        flags: runFlagsFromInput(request, request.mode),
       });
       return { jobId: started.jobId, pid: started.pid };
     },
