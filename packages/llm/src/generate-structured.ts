@@ -1,10 +1,19 @@
 import type { ModelMessage } from 'ai';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type InvalidOutputDetails, LlmOutputInvalidError } from './errors.js';
 import type { LlmSettings } from './llm-settings.js';
 import { addTallies, type LlmUsage, priceTally, tallyUsage, type UsageTally } from './llm-usage.js';
 import { buildPromptCacheRequest } from './prompt-cache.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
+import {
+  callSettings,
+  checkedObjectOutput,
+  describeWarnings,
+  emptyAnswerProblem,
+  noObjectProblem,
+  repairCorrection,
+  toWireSchema,
+} from './structured-call.js';
 import { toLlmCallError } from './to-llm-call-error.js';
 
 /** The call settings shared by `generateStructured` and `generateVerdict`. */
@@ -80,9 +89,6 @@ export function generateStructured<T>(
   return runStructured(options, (details) => new LlmOutputInvalidError(details));
 }
 
-/** Why an answer was rejected. Internal: lets the repair prompt quote exact schema issues. */
-export class SchemaMismatch extends Error {}
-
 type Attempt<T> =
   | {
       readonly ok: true;
@@ -109,17 +115,9 @@ export async function runStructured<T>(
     typeof options.model === 'string' ? await resolveModel(options.model, settings) : options.model;
   const ai = await import('ai');
   const wireSchema = toWireSchema(options.schema);
-  const output = ai.Output.object({
-    schema: ai.jsonSchema<T>(wireSchema, {
-      validate: async (value) => {
-        const parsed = await options.schema.safeParseAsync(value);
-        return parsed.success
-          ? { success: true, value: parsed.data }
-          : { success: false, error: new SchemaMismatch(formatIssues(parsed.error)) };
-      },
-    }),
-    ...(options.schemaName === undefined ? {} : { name: options.schemaName }),
-    ...(options.schemaDescription === undefined ? {} : { description: options.schemaDescription }),
+  const output = checkedObjectOutput(ai, options.schema, wireSchema, {
+    name: options.schemaName,
+    description: options.schemaDescription,
   });
   const cacheRequest = buildPromptCacheRequest(options, resolved.api);
   const call = {
@@ -127,11 +125,7 @@ export async function runStructured<T>(
     ...(cacheRequest.providerOptions === undefined ? {} : { providerOptions: cacheRequest.providerOptions }),
     output,
     ...(options.system === undefined ? {} : { system: options.system }),
-    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-    ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
+    ...callSettings(options),
   };
 
   const attempt = async (request: { messages: ModelMessage[] }): Promise<Attempt<T>> => {
@@ -161,9 +155,13 @@ export async function runStructured<T>(
         throw toLlmCallError(error, resolved, options.abortSignal, ai);
       }
       const text = error.text ?? '';
-      const problem =
-        error.finishReason === 'length' ? emptyAnswerProblem('length') : describeProblem(error.cause);
-      return { ok: false, text, problem, tally: tallyUsage(error.usage), cause: error };
+      return {
+        ok: false,
+        text,
+        problem: noObjectProblem(error),
+        tally: tallyUsage(error.usage),
+        cause: error,
+      };
     }
   };
 
@@ -201,71 +199,15 @@ export async function runStructured<T>(
   });
 }
 
-/**
- * The JSON schema sent to the model: the schema's *output* shape, so a field with a zod default is listed
- * as required (OpenAI's strict mode requires every property), with the `default` keywords removed because
- * strict mode rejects them. Validation still runs the zod schema, which accepts the field's absence.
- */
-export function toWireSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
-  return stripDefaults(json) as Record<string, unknown>;
-}
-
-function stripDefaults(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripDefaults);
-  if (value === null || typeof value !== 'object') return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) {
-    if (key !== 'default') result[key] = stripDefaults(entry);
-  }
-  return result;
-}
-
 /** The follow-up conversation: the request (as first sent, so its cached prefix is read again), the invalid answer, and what to fix. */
 function repairMessages(
   request: ModelMessage,
   failed: { readonly text: string; readonly problem: string },
   wireSchema: Record<string, unknown>,
 ): ModelMessage[] {
-  const correction =
-    `Your previous answer could not be used: ${failed.problem}. ` +
-    'Answer again with only one JSON object that matches this JSON schema, and no other text:\n' +
-    JSON.stringify(wireSchema);
+  const correction = repairCorrection(failed.problem, wireSchema);
   // NOTE: Anthropic rejects an assistant turn with empty content, so an empty answer is described, not replayed.
   return failed.text.trim() === ''
     ? [request, { role: 'user', content: `Your previous answer was empty. ${correction}` }]
     : [request, { role: 'assistant', content: failed.text }, { role: 'user', content: correction }];
-}
-
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
-    .join('; ');
-}
-
-/** A readable reason from the cause chain of an AI SDK `NoObjectGeneratedError`. */
-export function describeProblem(cause: unknown): string {
-  let current: unknown = cause;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    if (current instanceof SchemaMismatch) return `it does not match the schema (${current.message})`;
-    current = current.cause;
-  }
-  if (cause instanceof Error && cause.name === 'AI_JSONParseError') return 'it is not valid JSON';
-  return cause instanceof Error
-    ? (cause.message.split('\n')[0] ?? 'it could not be read')
-    : 'it could not be read';
-}
-
-export function emptyAnswerProblem(finishReason: string): string {
-  return finishReason === 'length'
-    ? 'the answer was cut off at the output token limit'
-    : `the model returned no answer (finish reason: ${finishReason})`;
-}
-
-export function describeWarnings(warnings: readonly unknown[] | undefined): string[] {
-  return (warnings ?? []).map((warning) => {
-    const entry = warning as { type?: string; feature?: string; details?: string; message?: string };
-    if (entry.type === 'other') return entry.message ?? 'other';
-    return [entry.type, entry.feature, entry.details].filter((part) => part !== undefined).join(': ');
-  });
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateStructured } from './generate-structured.js';
 import { generateVerdictWithTools, type VerdictTool } from './generate-verdict-with-tools.js';
 import { type FakeLlmServer, startFakeLlmServer } from './testing/fake-llm-server.js';
+import { verdictAnswerSchema } from './verdict.js';
 
 let server: FakeLlmServer;
 beforeAll(async () => {
@@ -62,5 +64,51 @@ describe('generateVerdictWithTools', () => {
     expect(rest?.text).toContain('Limits are tested.');
     expect(rest?.text).toContain('read-only tools');
     expect(body.tools.map((tool) => tool.name)).toEqual(['read_file']);
+  });
+
+  it('repairs a final answer that is not JSON with the same correction and call settings as generateStructured', async () => {
+    const valid = JSON.stringify({ severity: 'pass', justification: 'fine', findings: [] });
+    const call = {
+      prompt: 'judge',
+      maxRetries: 0,
+      maxOutputTokens: 321,
+      temperature: 0.25,
+      headers: { 'x-session-affinity': 'job-1' },
+      settings: {
+        env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+        providers: { anthropic: { base_url: `${server.origin}/v1` } },
+      },
+      model: 'anthropic/claude-sonnet-4-5',
+    };
+    type Body = {
+      max_tokens: number;
+      temperature: number;
+      messages: { role: string; content: string | { type: string; text?: string }[] }[];
+    };
+    const lastUserText = (body: Body) => {
+      const content = body.messages.at(-1)?.content;
+      return typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+    };
+
+    server.enqueue({ text: 'The change looks fine to me.' }, { text: valid });
+    const before = server.requests.length;
+    const looped = await generateVerdictWithTools({ ...call, tools: [readFile] });
+    expect(looped).toMatchObject({ repaired: true, turns: 2, verdict: { severity: 'pass' } });
+    const loopRequests = server.requests.slice(before);
+
+    server.enqueue({ text: 'The change looks fine to me.' }, { text: valid });
+    const middle = server.requests.length;
+    await generateStructured({ ...call, schema: verdictAnswerSchema });
+    const structuredRequests = server.requests.slice(middle);
+
+    for (const request of [...loopRequests, ...structuredRequests]) {
+      expect(request.body).toMatchObject({ max_tokens: 321, temperature: 0.25 });
+      expect(request.headers['x-session-affinity']).toBe('job-1');
+    }
+    const loopRepair = lastUserText(loopRequests[1]?.body as Body);
+    expect(loopRepair).toMatch(
+      /^Your previous answer could not be used: it is not valid JSON\. Answer again/,
+    );
+    expect(loopRepair).toBe(lastUserText(structuredRequests[1]?.body as Body));
   });
 });

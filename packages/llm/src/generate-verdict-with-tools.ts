@@ -1,20 +1,21 @@
 import type { ModelMessage, StepResult, ToolSet } from 'ai';
 import { JudgeTurnsExhaustedError } from './errors/judge-turns-exhausted-error.js';
 import { VerdictInvalidError } from './errors/verdict-invalid-error.js';
-import {
-  describeProblem,
-  describeWarnings,
-  emptyAnswerProblem,
-  formatIssues,
-  SchemaMismatch,
-  type StructuredCallOptions,
-  toWireSchema,
-} from './generate-structured.js';
+import type { StructuredCallOptions } from './generate-structured.js';
 import type { GenerateVerdictResult } from './generate-verdict.js';
 import { VERDICT_FORMAT } from './generate-verdict.js';
 import { addTallies, priceTally, tallyUsage, type UsageTally } from './llm-usage.js';
 import { buildPromptCacheRequest } from './prompt-cache.js';
 import { resolveModel } from './resolve-model.js';
+import {
+  callSettings,
+  checkedObjectOutput,
+  describeWarnings,
+  emptyAnswerProblem,
+  noObjectProblem,
+  repairCorrection,
+  toWireSchema,
+} from './structured-call.js';
 import { toLlmCallError } from './to-llm-call-error.js';
 import { toVerdict, type VerdictAnswer, verdictAnswerSchema } from './verdict.js';
 
@@ -88,15 +89,7 @@ export async function generateVerdictWithTools(
     typeof options.model === 'string' ? await resolveModel(options.model, settings) : options.model;
   const ai = await import('ai');
   const wireSchema = toWireSchema(verdictAnswerSchema);
-  const output = ai.Output.object({
-    schema: ai.jsonSchema<VerdictAnswer>(wireSchema, {
-      validate: async (value) => {
-        const parsed = await verdictAnswerSchema.safeParseAsync(value);
-        return parsed.success
-          ? { success: true, value: parsed.data }
-          : { success: false, error: new SchemaMismatch(formatIssues(parsed.error)) };
-      },
-    }),
+  const output = checkedObjectOutput(ai, verdictAnswerSchema, wireSchema, {
     name: 'verdict',
     description: 'A judge verdict',
   });
@@ -127,11 +120,7 @@ export async function generateVerdictWithTools(
     system,
     tools,
     output,
-    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-    ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
+    ...callSettings(options),
   };
   // Steps are collected as they finish, so a failed final answer still counts every turn it cost.
   const steps: StepResult<ToolSet>[] = [];
@@ -184,9 +173,7 @@ export async function generateVerdictWithTools(
       if (!ai.NoObjectGeneratedError.isInstance(error)) {
         throw toLlmCallError(error, resolved, options.abortSignal, ai);
       }
-      const problem =
-        error.finishReason === 'length' ? emptyAnswerProblem('length') : describeProblem(error.cause);
-      return { ok: false, problem, cause: error };
+      return { ok: false, problem: noObjectProblem(error), cause: error };
     }
   };
 
@@ -203,9 +190,7 @@ export async function generateVerdictWithTools(
     };
   }
   const last = steps.at(-1);
-  const correction =
-    `Your previous answer could not be used: ${first.problem}. Answer again with only one JSON object ` +
-    `that matches this JSON schema, and no other text:\n${JSON.stringify(wireSchema)}`;
+  const correction = repairCorrection(first.problem, wireSchema);
   // The repair sees the whole loop (tool calls and results) with the tools declared but switched off:
   // Anthropic refuses tool_use blocks in a request that declares no tools.
   const repairMessages: ModelMessage[] = [
