@@ -6,10 +6,9 @@ import {
   parseCheckpointTrailer,
   type SignedCheckpoint,
 } from '@snodo/audit';
-import { fallbackIdentity, git, identityEnvironment, resolveCommit } from '../git/index.js';
+import { commitFileToReference } from '../git/commit-file-to-reference.js';
+import { fallbackIdentity, git, resolveCommit } from '../git/index.js';
 import { AUDIT_CHECKPOINT_REF } from './audit-paths.js';
-
-const zeroCommit = '0000000000000000000000000000000000000000';
 
 /**
  * Appends a checkpoint to `refs/snodo/audit`: a commit whose tree holds `checkpoint.json` and whose parent
@@ -21,33 +20,19 @@ export async function appendCheckpointToRef(
   repositoryRoot: string,
   checkpoint: SignedCheckpoint,
 ): Promise<string> {
-  const blob = (
-    await git(['hash-object', '-w', '--stdin'], {
-      cwd: repositoryRoot,
-      input: `${canonicalJson(checkpoint)}\n`,
-    })
-  ).stdout.trim();
-  const tree = (
-    await git(['mktree'], { cwd: repositoryRoot, input: `100644 blob ${blob}\tcheckpoint.json\n` })
-  ).stdout.trim();
-  const env = identityEnvironment(fallbackIdentity);
   for (let tries = 0; ; tries += 1) {
     const parent = await resolveCommit(repositoryRoot, AUDIT_CHECKPOINT_REF);
-    const commit = (
-      await git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
-        cwd: repositoryRoot,
-        env,
-        input: `snodo audit checkpoint ${checkpoint.size}\n\n${formatCheckpointTrailer(checkpoint)}\n`,
-      })
-    ).stdout.trim();
-    const update = await git(['update-ref', AUDIT_CHECKPOINT_REF, commit, parent ?? zeroCommit], {
+    // One process writes the blob, the tree and the commit and moves the ref (it was four).
+    const commit = await commitFileToReference({
       cwd: repositoryRoot,
-      allowFailure: true,
+      reference: AUDIT_CHECKPOINT_REF,
+      expected: parent,
+      file: { name: 'checkpoint.json', content: `${canonicalJson(checkpoint)}\n` },
+      message: `snodo audit checkpoint ${checkpoint.size}\n\n${formatCheckpointTrailer(checkpoint)}\n`,
+      identity: fallbackIdentity,
     });
-    if (update.exitCode === 0) return commit;
-    if (tries >= 5) {
-      throw new Error(`Could not update ${AUDIT_CHECKPOINT_REF}: ${update.stderr || 'the ref kept moving'}`);
-    }
+    if (commit !== undefined) return commit;
+    if (tries >= 5) throw new Error(`Could not update ${AUDIT_CHECKPOINT_REF}: the ref kept moving`);
   }
 }
 
