@@ -29,17 +29,36 @@ function globalGitFiles(scope: GuardScope): string[] {
   ];
 }
 
-/** `core.hooksPath` as one config file sets it, resolved like git does, or `undefined`. */
-async function hooksPathIn(configFile: string, repositoryRoot: string, homeDirectory: string) {
-  const result = await git(['config', '--file', configFile, '--get', 'core.hooksPath'], {
-    cwd: repositoryRoot,
+/**
+ * Every `core.hooksPath` git reads for this repository and user (system, global, XDG, repository and
+ * included files), resolved like git does: one `git config --show-origin --get-all` where there was one
+ * `git config --file` per file. It runs with the scope's home and config locations, so it reads the same
+ * global files `globalGitFiles` watches.
+ */
+async function configuredHooksPaths(scope: GuardScope): Promise<string[]> {
+  const result = await git(['config', '--show-origin', '-z', '--get-all', 'core.hooksPath'], {
+    cwd: scope.repositoryRoot,
+    env: {
+      HOME: scope.homeDirectory,
+      XDG_CONFIG_HOME: scope.env.XDG_CONFIG_HOME,
+      GIT_CONFIG_GLOBAL: scope.env.GIT_CONFIG_GLOBAL,
+    },
     allowFailure: true,
     readOnly: true,
   });
-  const value = result.exitCode === 0 ? result.stdout.trim() : '';
-  if (value === '' || value === '/dev/null') return undefined;
-  if (value === '~' || value.startsWith('~/')) return path.join(homeDirectory, value.slice(1));
-  return path.resolve(repositoryRoot, value);
+  // Exit 1: no file sets it. Any other failure (a config file git cannot parse) watches nothing more.
+  if (result.exitCode !== 0) return [];
+  const fields = result.stdout.split('\0');
+  const paths: string[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const origin = fields[index] ?? '';
+    const value = (fields[index + 1] ?? '').trim();
+    // snodo's own `-c core.hooksPath=/dev/null` is the runner's, not the user's.
+    if (!origin.startsWith('file:') || value === '' || value === '/dev/null') continue;
+    if (value === '~' || value.startsWith('~/')) paths.push(path.join(scope.homeDirectory, value.slice(1)));
+    else paths.push(path.resolve(scope.repositoryRoot, value));
+  }
+  return [...new Set(paths)];
 }
 
 /**
@@ -70,10 +89,7 @@ export async function guardedPaths(scope: GuardScope): Promise<GuardedPath[]> {
     { path: path.join(scope.snodoHome, 'config.yml'), label: "snodo's config" },
     { path: path.join(scope.snodoHome, 'keys'), label: "snodo's signing key", directory: true },
   ];
-  for (const configFile of [repositoryConfig, globals[0] as string]) {
-    const hooks = await hooksPathIn(configFile, scope.repositoryRoot, scope.homeDirectory);
-    if (hooks !== undefined)
-      watched.push({ path: hooks, label: 'the hooks core.hooksPath names', directory: true });
-  }
+  for (const hooks of await configuredHooksPaths(scope))
+    watched.push({ path: hooks, label: 'the hooks core.hooksPath names', directory: true });
   return watched;
 }
