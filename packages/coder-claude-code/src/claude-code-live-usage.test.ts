@@ -27,6 +27,8 @@ describe('ClaudeCodeLiveUsage', () => {
         inputTokens: 400,
         outputTokens: 1,
         cachedInputTokens: 800,
+        // msg_fake_1 wrote 300 tokens to the cache: counted apart, so they are priced at the write rate.
+        cacheWriteTokens: 300,
         costUsd: null,
         source: 'estimated',
         model: 'claude-sonnet-4-5',
@@ -35,11 +37,61 @@ describe('ClaudeCodeLiveUsage', () => {
         inputTokens: 800,
         outputTokens: 2,
         cachedInputTokens: 1900,
+        cacheWriteTokens: 300,
         costUsd: null,
         source: 'estimated',
         model: 'claude-sonnet-4-5',
       },
     ]);
+  });
+
+  it('adds each response once to running totals, so a long session reports exact sums', () => {
+    // 1,000 responses, each printed twice (two content blocks), each writing 2 tokens to the cache.
+    const live = new ClaudeCodeLiveUsage();
+    let last: CoderV1Usage | undefined;
+    for (let index = 0; index < 1000; index += 1) {
+      const line = `${JSON.stringify({
+        type: 'assistant',
+        message: {
+          id: `msg_${index}`,
+          model: 'claude-sonnet-4-5',
+          usage: {
+            input_tokens: 10,
+            cache_creation_input_tokens: 2,
+            cache_read_input_tokens: 5,
+            output_tokens: 1,
+          },
+        },
+      })}\n`;
+      last = live.push(line) ?? last;
+      expect(live.push(line)).toBeUndefined();
+    }
+    expect(last).toEqual({
+      inputTokens: 12_000,
+      outputTokens: 1000,
+      cachedInputTokens: 5000,
+      cacheWriteTokens: 2000,
+      costUsd: null,
+      source: 'estimated',
+      model: 'claude-sonnet-4-5',
+    });
+  });
+
+  it('leaves cacheWriteTokens out when no response wrote to the cache', () => {
+    const live = new ClaudeCodeLiveUsage();
+    const usage = live.push(
+      `${JSON.stringify({
+        type: 'assistant',
+        message: { id: 'msg_1', usage: { input_tokens: 7, output_tokens: 1, cache_read_input_tokens: 3 } },
+      })}\n`,
+    );
+    expect(usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 1,
+      cachedInputTokens: 3,
+      costUsd: null,
+      source: 'estimated',
+    });
   });
 });
 
@@ -82,7 +134,14 @@ describe('the Claude Code coder while it runs', () => {
     // The two writes usually reach the adapter as two chunks (400 so far, then 800); a loaded machine may
     // deliver them as one (800 at once). Chunk boundaries themselves are covered by the test above.
     expect([[400, 800], [800]]).toContainEqual(usage.map((entry) => entry.inputTokens));
+    // The cache writes reach the job's budget as such, to be priced at the cache-write rate.
+    expect(usage.at(-1)?.cacheWriteTokens).toBe(300);
     // The result's totals replace the running estimate.
-    expect(result.usage).toMatchObject({ inputTokens: 800, outputTokens: 85, source: 'reported' });
+    expect(result.usage).toMatchObject({
+      inputTokens: 800,
+      outputTokens: 85,
+      cacheWriteTokens: 300,
+      source: 'reported',
+    });
   });
 });

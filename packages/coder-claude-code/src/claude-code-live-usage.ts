@@ -15,18 +15,22 @@ const claudeCodeAssistantEventSchema = z.looseObject({
   }),
 });
 
-type AssistantUsage = z.infer<typeof claudeCodeAssistantEventSchema>['message'];
-
 /**
  * Claude Code's usage so far while it runs, from the `assistant` events on stdout (the `result` event with
- * the real totals comes only at the end). Each model response counts once (by its id). Input and cache
+ * the real totals comes only at the end). Each model response counts once (by its id) and is added to
+ * running totals as it arrives, so a long session costs the same per event as a short one. Input and cache
  * numbers are final per response; the output count in these events is the streaming start value (1), so
  * the sum is marked `estimated` and its output tokens are a lower bound — the result replaces it. It lets
  * snodo check a job's budget after every model call instead of after the whole attempt.
  */
 export class ClaudeCodeLiveUsage {
   readonly #lines = new LineSplitter();
-  readonly #responses = new Map<string, AssistantUsage>();
+  readonly #seen = new Set<string>();
+  #inputTokens = 0;
+  #outputTokens = 0;
+  #cachedInputTokens = 0;
+  #cacheWriteTokens = 0;
+  #model: string | undefined;
 
   /** Reads a stdout chunk; returns the new usage so far when a response not seen before arrived. */
   push(text: string): CoderV1Usage | undefined {
@@ -41,32 +45,37 @@ export class ClaudeCodeLiveUsage {
         continue;
       }
       const parsed = claudeCodeAssistantEventSchema.safeParse(value);
-      if (!parsed.success || this.#responses.has(parsed.data.message.id)) continue;
-      this.#responses.set(parsed.data.message.id, parsed.data.message);
+      if (!parsed.success || this.#seen.has(parsed.data.message.id)) continue;
+      this.#seen.add(parsed.data.message.id);
+      this.#add(parsed.data.message);
       changed = true;
     }
-    return changed ? this.usage() : undefined;
+    return changed ? this.#usage() : undefined;
   }
 
-  /** The sum in snodo's convention (cache writes are input, cache reads are `cachedInputTokens`). */
-  private usage(): CoderV1Usage {
-    let inputTokens = 0;
-    let outputTokens = 0;
-    let cachedInputTokens = 0;
-    let model: string | undefined;
-    for (const response of this.#responses.values()) {
-      inputTokens += response.usage.input_tokens + (response.usage.cache_creation_input_tokens ?? 0);
-      outputTokens += response.usage.output_tokens;
-      cachedInputTokens += response.usage.cache_read_input_tokens ?? 0;
-      model = response.model ?? model;
-    }
+  /**
+   * Adds one response in snodo's convention: cache writes are input (they were not served from a cache)
+   * and are also counted as `cacheWriteTokens`, so they are priced at the cache-write rate; cache reads are
+   * `cachedInputTokens`.
+   */
+  #add(message: z.infer<typeof claudeCodeAssistantEventSchema>['message']): void {
+    const cacheWrites = message.usage.cache_creation_input_tokens ?? 0;
+    this.#inputTokens += message.usage.input_tokens + cacheWrites;
+    this.#outputTokens += message.usage.output_tokens;
+    this.#cachedInputTokens += message.usage.cache_read_input_tokens ?? 0;
+    this.#cacheWriteTokens += cacheWrites;
+    this.#model = message.model ?? this.#model;
+  }
+
+  #usage(): CoderV1Usage {
     return {
-      inputTokens,
-      outputTokens,
-      cachedInputTokens,
+      inputTokens: this.#inputTokens,
+      outputTokens: this.#outputTokens,
+      cachedInputTokens: this.#cachedInputTokens,
+      ...(this.#cacheWriteTokens > 0 ? { cacheWriteTokens: this.#cacheWriteTokens } : {}),
       costUsd: null,
       source: 'estimated',
-      ...(model === undefined ? {} : { model }),
+      ...(this.#model === undefined ? {} : { model: this.#model }),
     };
   }
 }

@@ -31,7 +31,7 @@ describe('Claude Code stream-json output (2.1.332)', () => {
     expect(init.tools).not.toContain('EnterWorktree');
   });
 
-  it('finds the result event and normalises its usage: cache writes are input, cache reads are cached', () => {
+  it('finds the result event and normalises its usage: cache writes are input and counted apart, cache reads are cached', () => {
     const result = findClaudeCodeResult(success);
     expect(result).toMatchObject({ is_error: false, subtype: 'success', num_turns: 2 });
     // The fake LLM answered 1200/800 cached/300 written and 1500/1100 cached: 500 plain input tokens.
@@ -39,6 +39,7 @@ describe('Claude Code stream-json output (2.1.332)', () => {
       inputTokens: 800,
       outputTokens: 85,
       cachedInputTokens: 1900,
+      cacheWriteTokens: 300,
       costUsd: 0.00447,
       source: 'reported',
       model: 'claude-sonnet-4-5',
@@ -65,6 +66,7 @@ describe('Claude Code stream-json output (2.1.332)', () => {
       inputTokens: 12,
       outputTokens: 5,
       cachedInputTokens: 7,
+      cacheWriteTokens: 2,
       costUsd: null,
       source: 'reported',
     });

@@ -104,19 +104,22 @@ export function findClaudeCodeResult(stdout: string): ClaudeCodeResultEvent | un
 /**
  * The result's tokens in snodo's convention. `modelUsage` covers every model the session called (side
  * requests to a small model too) and so matches `total_cost_usd`; `usage` is the fallback. Cache writes
- * are ordinary input for snodo (they were not served from a cache), cache reads are `cachedInputTokens`.
- * The model is the one that produced the most output.
+ * are ordinary input for snodo (they were not served from a cache) and also `cacheWriteTokens` (priced at
+ * the cache-write rate when the CLI reports no cost), cache reads are `cachedInputTokens`. The model is the
+ * one that produced the most output.
  */
 export function claudeCodeUsage(result: ClaudeCodeResultEvent): CoderV1Usage | undefined {
   const models = Object.entries(result.modelUsage ?? {});
   let inputTokens = 0;
   let outputTokens = 0;
   let cachedInputTokens = 0;
+  let cacheWriteTokens = 0;
   let model: string | undefined;
   if (models.length > 0) {
     let mostOutput = -1;
     for (const [name, entry] of models) {
       inputTokens += entry.inputTokens + (entry.cacheCreationInputTokens ?? 0);
+      cacheWriteTokens += entry.cacheCreationInputTokens ?? 0;
       outputTokens += entry.outputTokens;
       cachedInputTokens += entry.cacheReadInputTokens ?? 0;
       if (entry.outputTokens > mostOutput) {
@@ -126,6 +129,7 @@ export function claudeCodeUsage(result: ClaudeCodeResultEvent): CoderV1Usage | u
     }
   } else if (result.usage !== undefined) {
     inputTokens = result.usage.input_tokens + (result.usage.cache_creation_input_tokens ?? 0);
+    cacheWriteTokens = result.usage.cache_creation_input_tokens ?? 0;
     outputTokens = result.usage.output_tokens;
     cachedInputTokens = result.usage.cache_read_input_tokens ?? 0;
   } else {
@@ -135,6 +139,7 @@ export function claudeCodeUsage(result: ClaudeCodeResultEvent): CoderV1Usage | u
     inputTokens,
     outputTokens,
     cachedInputTokens,
+    ...(cacheWriteTokens > 0 ? { cacheWriteTokens } : {}),
     costUsd: result.total_cost_usd ?? null,
     source: 'reported',
     ...(model === undefined ? {} : { model }),

@@ -12,6 +12,12 @@ export interface CoderV1Usage {
   readonly outputTokens: number;
   /** Input tokens served from a provider cache. */
   readonly cachedInputTokens: number;
+  /**
+   * Of `inputTokens`, those written to a provider's prompt cache (Anthropic's
+   * `cache_creation_input_tokens`), when the coder knows them. Core prices them at the model's cache-write
+   * rate (higher than plain input), so a usage without a cost still keeps a dollar cap true. Optional.
+   */
+  readonly cacheWriteTokens?: number;
   /** Cost in US dollars, or `null` when unknown. A CLI-reported cost wins over snodo's price catalog. */
   readonly costUsd: number | null;
   /**
