@@ -12,7 +12,7 @@ import { canonicalPath, isPathInside } from './path-inside.js';
 import { projectDirectoryName } from './project-directory-name.js';
 import { removeDirectory } from './remove-directory.js';
 import { readRepositorySettings } from './repository-settings.js';
-import { resolveBaseBranch } from './resolve-base-branch.js';
+import { baseBranchNow, type ResolvedBaseBranch, resolveBaseBranch } from './resolve-base-branch.js';
 import { taskBranchName } from './task-branch-name.js';
 
 /** Options of `createTaskWorkspace`. */
@@ -29,6 +29,11 @@ export interface CreateTaskWorkspaceOptions {
   readonly configuredBase?: string | undefined;
   /** Where snodo keeps workspaces (`$SNODO_HOME/worktrees`): persistent, outside every repository. */
   readonly worktreesDirectory: string;
+  /**
+   * The base as the run resolved it when the job started (`checkStartingPoint`): then only its commit is
+   * read again, and `base` / `configuredBase` are not consulted. Without it the base is resolved here.
+   */
+  readonly chosenBase?: Omit<ResolvedBaseBranch, 'baseCommit'> | undefined;
   /** Run `git submodule update --init --recursive` when the repository has `.gitmodules`. Default `true`. */
   readonly initializeSubmodules?: boolean;
 }
@@ -81,11 +86,14 @@ export async function createTaskWorkspace(options: CreateTaskWorkspaceOptions): 
   }
   const repositoryRoot = await findRepositoryRoot(options.repositoryRoot);
   const commonDirectory = await findGitCommonDirectory(repositoryRoot);
-  const base = await resolveBaseBranch({
-    repositoryRoot,
-    base: options.base,
-    configuredBase: options.configuredBase,
-  });
+  const base =
+    options.chosenBase === undefined
+      ? await resolveBaseBranch({
+          repositoryRoot,
+          base: options.base,
+          configuredBase: options.configuredBase,
+        })
+      : await baseBranchNow(repositoryRoot, options.chosenBase);
   const branch = taskBranchName({ jobId: options.jobId, task: options.task });
   const taskRef = `refs/heads/${branch}`;
   const worktreePath = path.join(

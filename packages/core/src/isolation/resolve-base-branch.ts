@@ -62,6 +62,27 @@ export async function resolveBaseBranch(options: {
   return { baseBranch, baseRef, baseCommit, source };
 }
 
+/**
+ * The base branch chosen when the job started (`resolveBaseBranch`), at its commit now: the workspace is
+ * made from it without asking git again which branch is checked out (one process fewer per run). The
+ * branch stays the one the job started from even if the user switched branches since; a branch deleted
+ * meanwhile throws `BaseBranchNotFoundError` as at the start.
+ */
+export async function baseBranchNow(
+  repositoryRoot: string,
+  chosen: Omit<ResolvedBaseBranch, 'baseCommit'>,
+): Promise<ResolvedBaseBranch> {
+  const baseCommit = await resolveCommit(repositoryRoot, chosen.baseRef);
+  if (baseCommit === undefined) {
+    throw new BaseBranchNotFoundError({
+      repositoryRoot,
+      baseBranch: chosen.baseBranch,
+      source: chosen.source,
+    });
+  }
+  return { ...chosen, baseCommit };
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;

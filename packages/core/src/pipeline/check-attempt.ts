@@ -1,6 +1,12 @@
 import { type CoderV1Result, SnodoMutationError, WorktreeNotCleanError } from '@snodo/coder-sdk';
 import { CoderContractViolationError } from '../errors.js';
-import { commitWithMessage, diffNameStatus, git, workingTreeStatus } from '../git/index.js';
+import {
+  commitWithMessage,
+  type DiffNameStatusEntry,
+  diffNameStatus,
+  git,
+  workingTreeStatus,
+} from '../git/index.js';
 import { applyFileProposals } from '../workspace/index.js';
 import type { JobRun } from './job-run.js';
 import type { ResolvedCoder } from './stage-resolve.js';
@@ -46,7 +52,7 @@ export async function checkAttempt(
   workspace: string,
   headBefore: string,
   facts: { committedEverything: boolean } = { committedEverything: false },
-): Promise<{ commit?: string; changedFiles: string[] }> {
+): Promise<{ commit?: string; changedFiles: string[]; changes: DiffNameStatusEntry[] }> {
   const { head, count } = await commitsSince(workspace, headBefore);
   const violation = (problem: string) =>
     new CoderContractViolationError({
@@ -76,8 +82,8 @@ export async function checkAttempt(
     });
   }
   return count === 0
-    ? { changedFiles: [] }
-    : { commit: head, changedFiles: changes.map((change) => change.path).sort() };
+    ? { changedFiles: [], changes }
+    : { commit: head, changedFiles: changes.map((change) => change.path).sort(), changes };
 }
 
 /** An in-place coder that reports a commit must report the one the task branch is at. */

@@ -6,7 +6,7 @@ import { describeCrossing } from '../budget/index.js';
 import { EventChannel } from '../events/event-channel.js';
 import { classifyValidator, isRecoverable, loadDiffContext } from '../gates/index.js';
 import { revParse } from '../git/index.js';
-import type { LandingStrategy } from '../isolation/index.js';
+import type { LandingStrategy, ResolvedBaseBranch } from '../isolation/index.js';
 import { createJob } from '../jobs/index.js';
 import { openProject } from '../project/open-project.js';
 import { checkStartingPoint, decideTask } from '../project/plan-task.js';
@@ -84,7 +84,7 @@ async function orchestrate(
   // model the run needs and nothing configures, a start point that does not resolve (`--base nope`, a dirty
   // tree or detached HEAD under --no-isolation, no first commit), and a coder that cannot run here.
   const plan = decideTask(context, requested);
-  await checkStartingPoint(context, requested);
+  const startingPoint = await checkStartingPoint(context, requested);
   const options = { ...requested, task: plan.task };
   // The coder of the plan's mode; classification may pick another mode, whose coder is resolved then.
   const planned = await resolveCoder(context, options, plan.mode.mode);
@@ -156,7 +156,7 @@ async function orchestrate(
     let workspace: RunWorkspace | undefined;
     let ending: JobEnding;
     try {
-      ending = await governedRun(run, plan, planned, (created) => {
+      ending = await governedRun(run, plan, planned, startingPoint, (created) => {
         workspace = created;
       });
     } catch (error) {
@@ -173,6 +173,7 @@ async function governedRun(
   run: JobRun,
   plan: TaskDecisions,
   planned: ResolvedCoder,
+  startingPoint: ResolvedBaseBranch,
   onWorkspace: (workspace: RunWorkspace | undefined) => void,
 ): Promise<JobEnding> {
   const { context, options } = run;
@@ -232,7 +233,7 @@ async function governedRun(
   );
   let opened: OpenedWorkspace | undefined;
   if (preNeedsCheckout) {
-    opened = await openWorkspace(run, coder);
+    opened = await openWorkspace(run, coder, startingPoint);
     onWorkspace(opened.workspace);
     const setup = await runWorkspaceSetup(run, opened);
     if (setup !== undefined) return setup;
@@ -267,7 +268,7 @@ async function governedRun(
   }
 
   if (opened === undefined) {
-    opened = await openWorkspace(run, coder);
+    opened = await openWorkspace(run, coder, startingPoint);
     onWorkspace(opened.workspace);
     const setup = await runWorkspaceSetup(run, opened);
     if (setup !== undefined) return setup;
@@ -331,7 +332,12 @@ export async function executeAndLand(
         lastHalt ?? { status: 'halted', outcome: 'blocker', summary: 'The fix attempt changed nothing.' }
       );
     }
-    const diff = await loadDiffContext({ cwd: workspace.worktreePath, baseCommit: workspace.baseCommit });
+    // On a first attempt its own change is the whole diff: the name-status it was checked with is reused.
+    const diff = await loadDiffContext({
+      cwd: workspace.worktreePath,
+      baseCommit: workspace.baseCommit,
+      ...(executed.changes === undefined ? {} : { knownChanges: executed.changes }),
+    });
     const post = await run.stage(
       'post-gates',
       () =>

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CoderPromptFinding, CoderV1Request, CoderV1Result } from '@snodo/coder-sdk';
-import { revParse } from '../git/index.js';
+import { type DiffNameStatusEntry, revParse } from '../git/index.js';
 import { assertWorkspaceIntact, importTaskBranch, readWorkspaceMarker } from '../isolation/index.js';
 import type { ProtocolMode } from '../protocol/index.js';
 import { writeAttemptPrompt } from './attempt-prompt.js';
@@ -19,6 +19,12 @@ export interface AttemptOutcome {
   readonly status: 'changed' | 'no-changes';
   readonly commit?: string;
   readonly changedFiles: readonly string[];
+  /** The attempt's change (`headBefore..commit`, renames detected), for the gates when it is the whole diff. */
+  readonly changes?: {
+    readonly from: string;
+    readonly to: string;
+    readonly entries: readonly DiffNameStatusEntry[];
+  };
   readonly result: CoderV1Result;
   /** The job's budget ran out during the attempt: the coder was stopped (or had just finished). */
   readonly stoppedByBudget: boolean;
@@ -147,6 +153,11 @@ export async function executeAttempt(
     changedFiles: checked.changedFiles,
     result,
     stoppedByBudget,
-    ...(checked.commit ? { commit: checked.commit } : {}),
+    ...(checked.commit
+      ? {
+          commit: checked.commit,
+          changes: { from: headBefore, to: checked.commit, entries: checked.changes },
+        }
+      : {}),
   };
 }

@@ -1,4 +1,9 @@
-import { createTaskWorkspace, removeTaskWorkspace, useCurrentCheckout } from '../isolation/index.js';
+import {
+  createTaskWorkspace,
+  type ResolvedBaseBranch,
+  removeTaskWorkspace,
+  useCurrentCheckout,
+} from '../isolation/index.js';
 import { landingLedgerOffset } from '../landing/index.js';
 import { type JobContainment, prepareJobContainment } from './job-containment.js';
 import type { JobRun } from './job-run.js';
@@ -16,8 +21,13 @@ export interface OpenedWorkspace {
  * user's checkout under `--no-isolation`; prepares its containment, audits `workspace-create` and records
  * it in `state.json`. Called only once the job needs a checkout: after the pre-execute gates pass, or before
  * them when they include command gates, and by `snodo task approve` for a job escalated before execution.
+ * `chosenBase`: the base the run resolved at its start; its branch is kept and only its commit read again.
  */
-export async function openWorkspace(run: JobRun, coder: ResolvedCoder): Promise<OpenedWorkspace> {
+export async function openWorkspace(
+  run: JobRun,
+  coder: ResolvedCoder,
+  chosenBase?: ResolvedBaseBranch,
+): Promise<OpenedWorkspace> {
   const { context, options } = run;
   // Read before the base is: base moves recorded after this are other jobs' landings, not foreign commits.
   const ledgerOffset = landingLedgerOffset(context.repositoryRoot);
@@ -30,6 +40,7 @@ export async function openWorkspace(run: JobRun, coder: ResolvedCoder): Promise<
           task: options.task,
           base: options.base,
           configuredBase: context.protocol.execution.base_branch,
+          chosenBase,
           worktreesDirectory: context.worktreesDirectory,
         }),
   );

@@ -10,6 +10,20 @@ export interface LoadDiffContextOptions {
   readonly baseCommit: string;
   /** The commit to judge (default `HEAD`). */
   readonly headCommit?: string;
+  /**
+   * The changed files of `from..to` as a caller already read them with `git diff --name-status -z -M`
+   * (the attempt's own check, `diffNameStatus`): used instead of a second identical diff when `from` and
+   * `to` are the base and head commits resolved here, ignored otherwise.
+   */
+  readonly knownChanges?: {
+    readonly from: string;
+    readonly to: string;
+    readonly entries: readonly {
+      readonly status: string;
+      readonly path: string;
+      readonly previousPath?: string;
+    }[];
+  };
 }
 
 // NOTE: a user's git config can change diff output (diff.noprefix, diff.mnemonicPrefix, external diff
@@ -122,8 +136,19 @@ export async function loadDiffContext(options: LoadDiffContextOptions): Promise<
     resolveCommitOrThrow(cwd, options.baseCommit),
     resolveCommitOrThrow(cwd, options.headCommit ?? 'HEAD'),
   ]);
-  const [nameStatus, patch, listing] = await Promise.all([
-    git(cwd, ['diff', ...diffFlags, '--name-status', '-z', baseCommit, headCommit, '--']),
+  const known =
+    options.knownChanges?.from === baseCommit && options.knownChanges.to === headCommit
+      ? options.knownChanges.entries.map((entry) => ({
+          path: entry.path,
+          status: toStatus(entry.status[0] ?? 'M'),
+          ...(entry.previousPath === undefined ? {} : { previousPath: entry.previousPath }),
+        }))
+      : undefined;
+  const [files, patch, listing] = await Promise.all([
+    known ??
+      git(cwd, ['diff', ...diffFlags, '--name-status', '-z', baseCommit, headCommit, '--']).then(
+        parseNameStatus,
+      ),
     git(cwd, ['diff', ...diffFlags, baseCommit, headCommit, '--']),
     git(cwd, ['ls-tree', '-r', '-z', headCommit]),
   ]);
@@ -139,7 +164,6 @@ export async function loadDiffContext(options: LoadDiffContextOptions): Promise<
     });
     return result.exitCode === 0 ? result.stdout : undefined;
   };
-  const files = parseNameStatus(nameStatus);
   const symlinks: DiffSymlink[] = files
     .filter((file) => file.status !== 'D' && modes.get(file.path) === '120000')
     .map((file) => ({ path: file.path, target: readFile(file.path) ?? '' }));
