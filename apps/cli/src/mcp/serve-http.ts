@@ -11,7 +11,7 @@ import { CliError } from '../errors/cli-error.js';
 import { McpSession } from './mcp-session.js';
 
 /** The path the MCP endpoint answers on. */
-export const MCP_HTTP_PATH = '/mcp';
+const MCP_HTTP_PATH = '/mcp';
 
 /** A running Streamable HTTP endpoint. */
 export interface HttpMcpEndpoint {
@@ -33,7 +33,7 @@ export interface HttpMcpOptions {
 }
 
 /** A new bearer token: 32 random bytes, base64url. */
-export function createBearerToken(): string {
+function createBearerToken(): string {
   return randomBytes(32).toString('base64url');
 }
 

@@ -5,7 +5,7 @@ import type { JobBudget } from './job-budget.js';
 import { type BudgetCrossing, crossedCap, jobSpend } from './job-spend.js';
 
 /** The reason a budget stop aborts the coder with, so the abort is told apart from Ctrl-C. */
-export class BudgetStop extends Error {
+class BudgetStop extends Error {
   constructor(readonly crossing: BudgetCrossing) {
     super('the job reached its budget');
     this.name = 'BudgetStop';

@@ -1,4 +1,4 @@
-export { BudgetStop, BudgetWatch } from './budget-watch.js';
+export { BudgetWatch } from './budget-watch.js';
 export {
   type BudgetRequest,
   checkBudgetValue,

@@ -16,7 +16,7 @@ export function auditCap(cap: 'cost' | 'tokens', value: number): number {
 }
 
 /** The caps in `state.json`'s shape. */
-export function budgetRecord(budget: JobBudget): NonNullable<JobState['budget']> {
+function budgetRecord(budget: JobBudget): NonNullable<JobState['budget']> {
   return {
     ...(budget.maxCostUsd ? { maxCostUsd: { ...budget.maxCostUsd } } : {}),
     ...(budget.maxTokens ? { maxTokens: { ...budget.maxTokens } } : {}),

@@ -24,7 +24,7 @@ export function writeCancelRequest(jobDirectory: string, request: CancelRequest)
 }
 
 /** The job's cancel request, if one was made (and is readable). */
-export function readCancelRequest(jobDirectory: string): CancelRequest | undefined {
+function readCancelRequest(jobDirectory: string): CancelRequest | undefined {
   const path = cancelRequestPath(jobDirectory);
   if (!existsSync(path)) return undefined;
   try {
