@@ -61,6 +61,29 @@ describe('createFakeCli', () => {
     expect(cli.readRecord()?.argv).toEqual(['--version']);
   });
 
+  it('answers the version probe without starting node, quoting and all', () => {
+    const version = `it's 100% "real" $HOME \\n 2.1.3`;
+    const cli = createFakeCli({ directory: bin, name: 'fake', version, versionArgs: ['-v', "it's", '$1'] });
+    // No node on PATH: the probe still answers (the shell does it), any other run cannot start.
+    const noNode = { PATH: path.join(root, 'no-node-here') };
+    expect(run(cli.path, ['-v', "it's", '$1'], { env: noNode })).toMatchObject({
+      status: 0,
+      stdout: `${version}\n`,
+    });
+    expect(run(cli.path, ['-v', "it's", '$2'], { env: noNode }).status).not.toBe(0);
+    expect(run(cli.path, ['-v', "it's"], { env: noNode }).status).not.toBe(0);
+    expect(cli.readRecord()).toBeUndefined();
+  });
+
+  it('answers a version with a line break through node, as it prints it', () => {
+    const cli = createFakeCli({ directory: bin, name: 'fake', version: 'fake 1.0\nbuild 7\n' });
+    expect(run(cli.path, ['--version']).stdout).toBe('fake 1.0\nbuild 7\n');
+    expect(run(cli.path, ['--version'], { env: { PATH: path.join(root, 'no-node-here') } }).status).not.toBe(
+      0,
+    );
+    expect(cli.readRecord()).toBeUndefined();
+  });
+
   it('records argv exactly, its environment and working directory', () => {
     const cli = createFakeCli({ directory: bin, name: 'fake', version: '1.0.0' });
     const tricky = '--leading "quoted" $(not run)\nsecond line';
@@ -68,6 +91,8 @@ describe('createFakeCli', () => {
     const record = cli.readRecord();
     expect(record?.argv).toEqual(['exec', tricky, '']);
     expect(record?.env.ONLY_THIS).toBe('yes');
+    // Exactly what the caller passed: the shell launcher in front of node adds no PWD.
+    expect(Object.keys(record?.env ?? {}).sort()).toEqual(['ONLY_THIS', 'PATH']);
     expect(record?.cwd).toBe(work);
     expect(record?.finished).toBe(true);
     expect(cli.readProcessIds().cli).toEqual([record?.pid]);
