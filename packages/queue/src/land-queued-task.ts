@@ -1,23 +1,29 @@
 import { homedir } from 'node:os';
 import {
-  landOnRemote,
-  type RemoteLandingRequest,
+  type LandingTrainRequest,
+  landTrainOnRemote,
   type RemoteLandingResult,
   recheckCommandGates,
 } from '@snodo/core';
 import type { Job } from 'bullmq';
+import { landingRiders } from './landing-riders.js';
 import type { LandingJobData } from './queue-jobs.js';
 import type { WorkerContext } from './worker-context.js';
 
-/** A landing job's return value: the lander's result and who landed it. */
-export type LandingJobResult = RemoteLandingResult & { readonly workerId: string };
+/** A landing job's return value: the lander's result and who landed it (and in which train). */
+export type LandingJobResult = RemoteLandingResult & {
+  readonly workerId: string;
+  readonly trainId?: string;
+};
 
 /**
- * One landing job, on whichever worker's landing slot is free (the landing queue's global concurrency is 1):
- * bring the task commit into this worker's clone from `refs/snodo/jobs/<jobId>`, then land it on the shared
- * remote with core's `landOnRemote` (a compare-and-swap push of the base, retried a bounded number of
- * times, with this worker's chain snapshot in the same atomic push). When the base moved since the task
- * ran, the merged result must pass the job's mode's deterministic gates again (`recheckCommandGates`).
+ * One landing job, on whichever worker's landing slot is free (the landing queue's global concurrency is 1).
+ * The lander takes the landing jobs waiting behind it too (a merge train, at most `queue.landing_batch`) and
+ * lands them all with core's `landTrainOnRemote` from this worker's clone: one fetch, the landing commits
+ * built one on another, the job's mode's deterministic gates re-run once on the last tree when the base
+ * moved (`recheckCommandGates`), one compare-and-swap push with this worker's chain snapshot. Each rider's
+ * outcome goes into its job's data, so taking it later returns that at once; a rider the train could not
+ * settle (the train stopped as a whole) is landed on its own when its turn comes.
  */
 export async function landQueuedTask(
   context: WorkerContext,
@@ -25,71 +31,107 @@ export async function landQueuedTask(
   signal: AbortSignal | undefined,
 ): Promise<LandingJobResult> {
   const { data } = job;
-  const log = (message: string) => context.log(data.jobId, message);
-  log(
-    `landing on ${context.remote}/${data.base}${data.approvedBy ? ` (approved by ${data.approvedBy})` : ''}`,
-  );
-  // landOnRemote brings the task commit from refs/snodo/jobs/<job> on the remote when this clone lacks it
-  // (another worker ran the job), into a copy the repository guard leaves out, and removes the copy after.
+  const log = (jobId: string, message: string) => context.log(jobId, message);
+  if (data.landedInTrain !== undefined) {
+    const { trainId, workerId, result } = data.landedInTrain;
+    log(data.jobId, `${describe(result)} (in train ${trainId ?? '-'} of ${workerId})`);
+    return { ...result, workerId, ...(trainId === undefined ? {} : { trainId }) };
+  }
   const result = await context.cloneLock.run(async () => {
-    return landOnRemote({
+    const riders = await landingRiders(context.landings, job, context.landingBatch);
+    const train = [job, ...riders];
+    for (const car of train) {
+      const approved = car.data.approvedBy ? ` (approved by ${car.data.approvedBy})` : '';
+      const with_ = riders.length > 0 ? ` in a train of ${train.length}` : '';
+      log(car.data.jobId, `landing on ${context.remote}/${data.base}${with_}${approved}`);
+    }
+    const landed = await landTrainOnRemote({
       clone: context.clone,
       remote: context.remote,
       base: data.base,
-      taskCommit: data.taskCommit,
-      taskBase: data.taskBase,
-      jobId: data.jobId,
+      cars: train.map((car) => ({
+        jobId: car.data.jobId,
+        taskCommit: car.data.taskCommit,
+        taskBase: car.data.taskBase,
+      })),
       workerId: context.workerId,
       snodoHome: context.snodoHome,
       ...(signal === undefined ? {} : { signal }),
-      ...recheckOf(context, data, signal, log),
+      ...recheckOf(context, train, signal, log),
     });
+    if (landed.landedAloneBecause !== undefined) {
+      log(data.jobId, `the train's re-check failed (${landed.landedAloneBecause}); landed each alone`);
+    }
+    for (const [index, rider] of riders.entries()) {
+      const car = landed.cars[index + 1];
+      if (car === undefined || !car.settled) continue;
+      log(rider.data.jobId, describe(car.result));
+      await rider.updateData({
+        ...rider.data,
+        landedInTrain: { trainId: landed.trainId, workerId: context.workerId, result: car.result },
+      });
+    }
+    const [own] = landed.cars;
+    if (own === undefined) throw new Error(`the landing train of ${data.jobId} returned no result for it`);
+    return { ...own.result, ...(landed.trainId === undefined ? {} : { trainId: landed.trainId }) };
   });
-  if (result.status === 'landed') {
-    const retries = result.rejectedPushes > 0 ? `, ${result.rejectedPushes} rejected push(es) recovered` : '';
-    log(
-      `landed ${result.commit.slice(0, 12)} on ${data.base}${result.alreadyLanded ? ' (already landed)' : ''}${retries}`,
-    );
-  } else {
-    log(`kept: ${result.reason}`);
-  }
+  log(data.jobId, describe(result));
   return { ...result, workerId: context.workerId };
 }
 
+function describe(result: RemoteLandingResult): string {
+  if (result.status === 'kept') return `kept: ${result.reason}`;
+  const retries = result.rejectedPushes > 0 ? `, ${result.rejectedPushes} rejected push(es) recovered` : '';
+  return `landed ${result.commit.slice(0, 12)}${result.alreadyLanded ? ' (already landed)' : ''}${retries}`;
+}
+
 /**
- * The re-check `landOnRemote` calls on a moved base: the post-execute command gates and constraints of the
- * mode the job ran in, in a throw-away sandboxed workspace of this clone. A landing enqueued without a
- * mode (by an older worker) gets none, and says so.
+ * The re-check `landTrainOnRemote` calls when the base moved: the post-execute command gates and
+ * constraints of the mode the train's jobs ran in (riders share the leader's mode), in a throw-away
+ * sandboxed workspace of this clone, once on the train's last tree. Jobs enqueued without a mode (by an
+ * older worker) get none, and say so.
  */
 function recheckOf(
   context: WorkerContext,
-  data: LandingJobData,
+  train: readonly Job<LandingJobData, unknown>[],
   signal: AbortSignal | undefined,
-  log: (message: string) => void,
-): Pick<RemoteLandingRequest, 'recheck'> {
-  const { mode } = data;
-  if (mode === undefined) {
-    log('no mode recorded for this job: if the base moved, only "the change still applies" is checked');
+  log: (jobId: string, message: string) => void,
+): Pick<LandingTrainRequest, 'recheck'> {
+  const [leader] = train;
+  const mode = leader?.data.mode;
+  if (leader === undefined || mode === undefined) {
+    for (const car of train) {
+      log(
+        car.data.jobId,
+        'no mode recorded for this job: if the base moved, only "the change still applies" is checked',
+      );
+    }
     return {};
   }
+  const byJob = new Map(train.map((car) => [car.data.jobId, car.data]));
   return {
-    recheck: async (candidate) => {
+    recheck: async ({ commit, base, jobIds }) => {
+      const [first = leader.data.jobId] = jobIds;
       log(
-        `${data.base} moved to ${candidate.base.slice(0, 12)}: re-running the ${mode} mode's command gates`,
+        first,
+        `${leader.data.base} moved to ${base.slice(0, 12)}: re-running the ${mode} mode's command gates` +
+          (jobIds.length > 1 ? ` on the train of ${jobIds.length}` : ''),
       );
       const verdict = await recheckCommandGates({
         clone: context.clone,
         snodoHome: context.snodoHome,
         mode,
-        jobId: data.jobId,
-        task: data.task,
+        // The workspace is named after the first car; no built-in constraint reads the task text.
+        jobId: first,
+        task: jobIds.map((jobId) => byJob.get(jobId)?.task ?? '').join('\n\n'),
         env: context.env,
         homeDirectory: context.homeDirectory ?? homedir(),
-        baseName: data.base,
+        baseName: leader.data.base,
         signal,
-        ...candidate,
+        commit,
+        base,
       });
-      log(verdict.ok ? 're-check passed' : `re-check failed: ${verdict.reason}`);
+      log(first, verdict.ok ? 're-check passed' : `re-check failed: ${verdict.reason}`);
       return verdict;
     },
   };

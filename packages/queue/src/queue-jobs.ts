@@ -1,6 +1,6 @@
 // What travels through the queues: plain JSON, so any machine (and BullMQ's PostgreSQL backend) can carry it.
 
-import type { JobStatus } from '@snodo/core';
+import type { JobStatus, RemoteLandingResult } from '@snodo/core';
 
 /** The queue `snodo submit` adds to and `snodo worker` takes tasks from. */
 export const TASK_QUEUE = 'snodo-tasks';
@@ -87,11 +87,15 @@ export interface LandingJobData {
    */
   readonly mode?: string;
   readonly task?: string;
-}
-
-/** The ref on the shared remote that holds a job's task commit until (and after) it lands. */
-export function jobRef(jobId: string): string {
-  return `refs/snodo/jobs/${jobId}`;
+  /**
+   * Set by a lander that landed (or kept) this job in its merge train while the job waited: taking the job
+   * then returns this instead of landing it again.
+   */
+  readonly landedInTrain?: {
+    readonly trainId: string | undefined;
+    readonly workerId: string;
+    readonly result: RemoteLandingResult;
+  };
 }
 
 /** The landing job's id: one landing per task job, however often it is enqueued. */

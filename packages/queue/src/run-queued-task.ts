@@ -1,8 +1,8 @@
-import { type RunTaskResult, runTask } from '@snodo/core';
+import { jobResultRef, type RunTaskResult, runTask } from '@snodo/core';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { gitIn, gitProbe } from './clone-git.js';
 import { enqueueLanding } from './enqueue-landing.js';
-import { jobRef, type TaskJobData, type TaskJobResult } from './queue-jobs.js';
+import type { TaskJobData, TaskJobResult } from './queue-jobs.js';
 import type { WorkerContext } from './worker-context.js';
 
 /**
@@ -84,9 +84,9 @@ async function finishQueuedTask(
       : undefined;
   if (taskCommit !== undefined) {
     await context.cloneLock.run(() =>
-      gitIn(context.clone, ['push', '--quiet', context.remote, `+${taskCommit}:${jobRef(jobId)}`]),
+      gitIn(context.clone, ['push', '--quiet', context.remote, `+${taskCommit}:${jobResultRef(jobId)}`]),
     );
-    log(`pushed ${jobRef(jobId)} (${taskCommit.slice(0, 12)})`);
+    log(`pushed ${jobResultRef(jobId)} (${taskCommit.slice(0, 12)})`);
   }
   const taskBase = result.baseCommit ?? data.baseCommit;
   if (result.outcome === 'branch_kept' && taskCommit !== undefined) {

@@ -1,8 +1,9 @@
-import { type CoderCatalog, registerWorkerKey } from '@snodo/core';
+import { type CoderCatalog, registerWorkerKey, requireRemote } from '@snodo/core';
 import type { Job } from 'bullmq';
-import { CloneLock, gitProbe } from './clone-git.js';
+import { CloneLock } from './clone-git.js';
 import { WorkerSetupError } from './errors.js';
 import { type LandingJobResult, landQueuedTask } from './land-queued-task.js';
+import { DEFAULT_LANDING_BATCH } from './landing-riders.js';
 import type { QueueConnection } from './queue-connection.js';
 import {
   CANCEL_EVENT,
@@ -36,6 +37,8 @@ export interface StartWorkerOptions {
   readonly lockDurationMs?: number | undefined;
   /** How often stalled jobs (a dead worker's) are looked for. Default 30 s. */
   readonly stalledIntervalMs?: number | undefined;
+  /** The most landing jobs one merge train lands together (`queue.landing_batch`). Default 8; 1 lands one by one. */
+  readonly landingBatch?: number | undefined;
   /** Builds the log once the worker id is known. */
   readonly log: (workerId: string) => WorkerLog;
 }
@@ -57,10 +60,13 @@ export interface RunningWorker {
  */
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const remote = options.remote ?? 'origin';
-  if ((await gitProbe(options.clone, ['remote', 'get-url', remote])) === undefined) {
+  // Core's check: a configured remote's name, never a URL or something that reads as a flag.
+  await requireRemote(options.clone, remote);
+  const landingBatch = options.landingBatch ?? DEFAULT_LANDING_BATCH;
+  if (!Number.isInteger(landingBatch) || landingBatch < 1 || landingBatch > 100) {
     throw new WorkerSetupError({
-      problem: `${options.clone} has no remote named ${remote}`,
-      fix: 'Start the worker in its own clone of the shared repository (git clone <shared> && cd …).',
+      problem: `queue.landing_batch is ${landingBatch}`,
+      fix: 'Give a whole number from 1 (land one by one) to 100: snodo config set queue.landing_batch 8.',
     });
   }
   const workerId = resolveWorkerId(options.snodoHome, options.workerId);
@@ -80,6 +86,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     cloneLock: new CloneLock(),
     log,
     landings,
+    landingBatch,
   };
   const timing = {
     ...(options.lockDurationMs === undefined ? {} : { lockDuration: options.lockDurationMs }),

@@ -27,7 +27,8 @@ describe('submissionJobId', () => {
 
   it("takes the user's --id, and refuses one BullMQ or git cannot carry, naming the rule", () => {
     expect(submissionJobId(identity, 'release-notes.1')).toBe('release-notes.1');
-    for (const bad of ['12', 'a:b', 'a/b', 'a..b', 'x'.repeat(65), '-a']) {
+    // `x.lock` once passed and ran the task, then failed to push refs/snodo/jobs/x.lock (git refuses it).
+    for (const bad of ['12', 'a:b', 'a/b', 'a..b', 'x'.repeat(65), '-a', 'x.lock', 'x.']) {
       expect(() => submissionJobId(identity, bad)).toThrow(/is not usable.*refs\/snodo\/jobs/);
     }
   });

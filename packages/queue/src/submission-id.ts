@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { refComponentProblem } from '@snodo/core';
 import { QueueSubmissionError } from './errors.js';
 import type { SubmittedRunOptions } from './queue-jobs.js';
 
@@ -21,10 +22,11 @@ const USER_ID = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
  */
 export function submissionJobId(identity: SubmissionIdentity, userId?: string): string {
   if (userId !== undefined) {
-    if (!USER_ID.test(userId) || userId.includes('..') || userId.endsWith('.')) {
+    // Core's rule for a ref component (no `..`, no trailing `.` or `.lock`), and BullMQ's (a letter first).
+    if (!USER_ID.test(userId) || refComponentProblem(userId) !== undefined) {
       throw new QueueSubmissionError({
         problem: `the id ${JSON.stringify(userId)} is not usable`,
-        fix: 'Use a letter, then up to 63 letters, digits, `.`, `_` or `-` (it names refs/snodo/jobs/<id>).',
+        fix: 'Use a letter, then up to 63 letters, digits, `.`, `_` or `-`, not ending in `.` or `.lock` (it names refs/snodo/jobs/<id>).',
       });
     }
     return userId;

@@ -1,4 +1,4 @@
-import { currentBranch } from '@snodo/core';
+import { currentBranch, requireRemote } from '@snodo/core';
 import { gitProbe } from './clone-git.js';
 import { QueueSubmissionError } from './errors.js';
 import type { QueueConnection } from './queue-connection.js';
@@ -41,12 +41,8 @@ export async function submitTask(options: SubmitTaskOptions): Promise<SubmitTask
   }
   const remote = options.remote ?? 'origin';
   const base = options.base ?? (await checkedOutBranch(options.cwd));
-  if ((await gitProbe(options.cwd, ['remote', 'get-url', remote])) === undefined) {
-    throw new QueueSubmissionError({
-      problem: `this repository has no remote named ${remote}`,
-      fix: 'Run snodo submit in a clone of the repository the workers share.',
-    });
-  }
+  // Core's check: a configured remote's name, never a URL or something that reads as a flag.
+  await requireRemote(options.cwd, remote);
   // NOTE: fetch writes only FETCH_HEAD; the submitter's branches stay as they are.
   const fetched = await gitProbe(options.cwd, [
     'fetch',

@@ -17,4 +17,6 @@ export interface WorkerContext {
   readonly cloneLock: CloneLock;
   readonly log: WorkerLog;
   readonly landings: Queue<LandingJobData>;
+  /** The most landings one merge train takes (`queue.landing_batch`). */
+  readonly landingBatch: number;
 }

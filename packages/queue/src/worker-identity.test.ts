@@ -22,5 +22,9 @@ describe('resolveWorkerId', () => {
     home = mkdtempSync(join(tmpdir(), 'snodo-worker-id-'));
     expect(resolveWorkerId(home, 'build-01')).toBe('build-01');
     expect(() => resolveWorkerId(home as string, 'a/b')).toThrow(/worker id "a\/b" is not usable/);
+    // git refuses refs/snodo/audit/<id> for an id ending `.lock`: refused at start, not at the first landing.
+    expect(() => resolveWorkerId(home as string, 'build.lock')).toThrow(
+      /worker id "build.lock" is not usable/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { refComponentProblem } from '@snodo/core';
 import { WorkerSetupError } from './errors.js';
 
 const WORKER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -30,10 +31,11 @@ export function resolveWorkerId(snodoHome: string, requested?: string): string {
 }
 
 function checkWorkerId(id: string): string {
-  if (!WORKER_ID.test(id) || id.includes('..') || id.endsWith('.')) {
+  // Core's rule for a ref component too: git refuses `refs/snodo/audit/<id>` for an id ending `.lock`.
+  if (!WORKER_ID.test(id) || refComponentProblem(id) !== undefined) {
     throw new WorkerSetupError({
       problem: `the worker id ${JSON.stringify(id)} is not usable`,
-      fix: 'Use up to 64 letters, digits, `.`, `_` or `-` (it names refs/snodo/audit/<id>), e.g. --id build-01.',
+      fix: 'Use up to 64 letters, digits, `.`, `_` or `-`, not ending in `.` or `.lock` (it names refs/snodo/audit/<id>), e.g. --id build-01.',
     });
   }
   return id;

@@ -30,6 +30,7 @@ export async function workerAction(context: CliContext, flags: WorkerFlags): Pro
     workerId: flags.id,
     lockDurationMs: seconds(settings.queue.lock_seconds),
     stalledIntervalMs: seconds(settings.queue.stalled_interval_seconds),
+    landingBatch: settings.queue.landing_batch,
     log: (workerId) => streamWorkerLog(workerId, (text) => context.stdout.write(text)),
   });
   await new Promise<void>((resolve) => {
