@@ -118,6 +118,14 @@ export {
   type RemoteLandingRequest,
   type RemoteLandingResult,
 } from './remote-landing/land-on-remote.js';
+/** Lands several waiting task commits together: one fetch, one re-check on the last tree, one push. */
+export {
+  type LandingCar,
+  type LandingTrainRequest,
+  type LandingTrainResult,
+  landTrainOnRemote,
+  type TrainCarResult,
+} from './remote-landing/land-train-on-remote.js';
 /** Re-runs the job's deterministic gates on a candidate landing when the shared base moved (no model calls). */
 export {
   type RecheckCommandGatesOptions,
@@ -130,6 +138,10 @@ export {
   type RegisterWorkerKeyResult,
   registerWorkerKey,
 } from './remote-landing/register-worker-key.js';
+/** The shared remote's ref names: where a job's task commit waits, and what a ref component may be. */
+export { jobResultRef, refComponentProblem } from './remote-landing/remote-landing-refs.js';
+/** Refuses a remote that is not a configured remote of the clone (a URL, a typo, something flag-like). */
+export { requireRemote } from './remote-landing/remote-transfer.js';
 /** What `snodo audit verify --remote` found, with stable failure codes. */
 export type {
   RemoteAuditFailure,

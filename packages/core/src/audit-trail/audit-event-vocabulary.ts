@@ -13,6 +13,9 @@ type RecheckGateRecord = {
   readonly error: boolean;
 };
 
+/** A landing's place in a lander's merge train: its id, the car's position (from 1) and the cars in it. */
+type LandingTrainRecord = { readonly id: string; readonly position: number; readonly size: number };
+
 /** What a landing recorded (`merge-end` when the change landed or the branch was kept, else `job-retain`). */
 type LandingData = {
   readonly strategy: string;
@@ -246,6 +249,8 @@ export interface AuditEventDataByType {
     readonly recheck: 'not-needed' | 'passed' | 'not-given';
     /** The re-check's gate verdicts when it ran (the deterministic gates on the candidate). */
     readonly recheck_gates?: Maybe<readonly RecheckGateRecord[]>;
+    /** The merge train the landing went in (several landings, one fetch, one re-check, one push). */
+    readonly train?: Maybe<LandingTrainRecord>;
   };
   /**
    * How one landing attempt on the shared remote ended: `landed`, `rejected` (another lander moved a ref
@@ -262,6 +267,7 @@ export interface AuditEventDataByType {
     readonly conflicted_files: Maybe<readonly string[]>;
     /** A failed re-check's gate verdicts: which gate kept the job. */
     readonly recheck_gates?: Maybe<readonly RecheckGateRecord[]>;
+    readonly train?: Maybe<LandingTrainRecord>;
   };
   /**
    * A host agent called a tool of `snodo serve` (the MCP server): which tool, the client's name and version

@@ -212,6 +212,8 @@ export const snodoConfigSchema = z.object({
       lock_seconds: z.number().positive().optional(),
       /** How often workers look for jobs a dead worker held. */
       stalled_interval_seconds: z.number().positive().optional(),
+      /** The most waiting landings a lander takes in one merge train (one fetch, re-check and push). Default 8. */
+      landing_batch: z.number().int().min(1).max(100).optional(),
     })
     .optional(),
 });
