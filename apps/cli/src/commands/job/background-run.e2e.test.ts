@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isProcessAlive } from '@snodo/foundation';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { taskListJsonSchema } from '../../json/job-json-schemas.js';
 import {
   type CliFixture,
@@ -22,9 +22,27 @@ const JUDGED_AFTER_EXECUTION = TEST_PROTOCOL.replace(
   '  - validator_id: task-review\n    model: mock/pass\n',
 );
 
-/** Declares coders that sleep `delayMs` and then write a file (`sleeper`), or fail (`crasher`). */
-function declareCoders(fixture: CliFixture, delayMs: number): void {
-  const sleeper = `setTimeout(() => { require('fs').writeFileSync('slept.txt', 'slept\\n'); console.log('sleeper: wrote slept.txt'); }, ${delayMs}); console.log('sleeper: started');`;
+/** The file that lets a `sleeper` coder finish, in its workspace (the one place its sandbox lets it see). */
+const RELEASE_FILE = '.release-sleeper';
+
+/**
+ * Declares coders that wait (`sleeper`: until the test drops `RELEASE_FILE` in its workspace, then it
+ * removes it and writes a file) or fail (`crasher`). Released by the test, not by a timer, so a test waits
+ * exactly as long as it needs the job running; a sleeper never released gives up after two minutes.
+ */
+function declareCoders(fixture: CliFixture): void {
+  const sleeper = [
+    "const fs = require('fs');",
+    "console.log('sleeper: started');",
+    'setTimeout(() => process.exit(9), 120000).unref();',
+    'const poll = setInterval(() => {',
+    `  if (!fs.existsSync(${JSON.stringify(RELEASE_FILE)})) return;`,
+    '  clearInterval(poll);',
+    `  fs.rmSync(${JSON.stringify(RELEASE_FILE)});`,
+    "  fs.writeFileSync('slept.txt', 'slept\\n');",
+    "  console.log('sleeper: wrote slept.txt');",
+    '}, 25);',
+  ].join(' ');
   const crasher = `console.error('crasher: giving up'); process.exit(7);`;
   fixture.writeConfig(
     [
@@ -68,14 +86,29 @@ async function until(condition: () => boolean, what: string, timeoutMs = 30_000)
   }
 }
 
-// Each test starts several real snodo processes, the run among them: tens of seconds on a loaded machine.
-describe('snodo run --background', { timeout: 150_000 }, () => {
-  let fixture: CliFixture | undefined;
-  afterEach(() => fixture?.cleanup());
+/** Lets the job's `sleeper` finish, once it runs (its workspace is in `state.json`). */
+async function release(fixture: CliFixture, jobId: string): Promise<void> {
+  await until(() => readState(fixture, jobId).coderProcess !== undefined, 'the coder to start');
+  const isolation = readState(fixture, jobId).isolation as { worktreePath: string };
+  writeFileSync(join(isolation.worktreePath, RELEASE_FILE), '');
+}
 
-  it('prints the job id and returns while the job goes on; logs --follow streams it; job wait exits 0 once merged', async () => {
-    fixture = createCliFixture();
-    declareCoders(fixture, 6_000);
+/**
+ * A fresh repository for one test, removed when that test ends. The tests run at the same time, so the
+ * hook comes from the test's own context (the imported `onTestFinished` would pick any running test).
+ */
+function useFixture(context: TestContext, options?: Parameters<typeof createCliFixture>[0]): CliFixture {
+  const fixture = createCliFixture(options);
+  context.onTestFinished(() => fixture.cleanup());
+  return fixture;
+}
+
+// Each test starts several real snodo processes, the run among them: tens of seconds on a loaded machine.
+// They run at the same time: each has its own repository, and most of a test is waiting on processes.
+describe.concurrent('snodo run --background', { timeout: 150_000 }, () => {
+  it('prints the job id and returns while the job goes on; job wait --timeout gives up with exit 3; logs --follow streams it; job wait exits 0 once merged', async (context) => {
+    const fixture = useFixture(context);
+    declareCoders(fixture);
     const started = await startInBackground(fixture, [
       'Sleep, then write a file',
       '--coder',
@@ -91,7 +124,12 @@ describe('snodo run --background', { timeout: 150_000 }, () => {
     expect((state.process as { pid: number }).pid).toBe(started.pid);
     const listed = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
     expect(listed.jobs.find((job) => job.jobId === started.jobId)?.status).toBe('running');
+    const gaveUp = await fixture.snodo(['job', 'wait', started.jobId, '--timeout', '1']);
+    expect(gaveUp.exitCode, gaveUp.all).toBe(3);
+    expect(gaveUp.stderr).toContain(`${started.jobId} is still running after 1s`);
+    expect(readState(fixture, started.jobId).status).toBe('running');
 
+    await release(fixture, started.jobId);
     const follow = await fixture.snodo(['logs', started.jobId, '--follow']);
     expect(follow.exitCode, follow.all).toBe(0);
     expect(follow.stdout).toContain(`job ${started.jobId}: Sleep, then write a file`);
@@ -106,9 +144,9 @@ describe('snodo run --background', { timeout: 150_000 }, () => {
     expect(isAlive(started.pid)).toBe(false);
   });
 
-  it('job wait exits with the code the foreground run would have had: 1 escalated, 3 coder failed', async () => {
-    fixture = createCliFixture({ protocol: JUDGED_AFTER_EXECUTION });
-    declareCoders(fixture, 0);
+  it('job wait exits with the code the foreground run would have had: 1 escalated, 3 coder failed', async (context) => {
+    const fixture = useFixture(context, { protocol: JUDGED_AFTER_EXECUTION });
+    declareCoders(fixture);
     const escalated = await startInBackground(fixture, ['Add a doubtful file', '--mock', '-m', 'mock/warn']);
     const failed = await startInBackground(fixture, ['Crash', '--coder', 'crasher', '-m', 'mock/pass']);
     const [escalatedWait, failedWait] = await Promise.all([
@@ -121,20 +159,9 @@ describe('snodo run --background', { timeout: 150_000 }, () => {
     expect(failedWait.stdout).toContain(`${failed.jobId} failed`);
   });
 
-  it('job wait --timeout gives up with exit 3 and leaves the job running', async () => {
-    fixture = createCliFixture();
-    declareCoders(fixture, 12_000);
-    const started = await startInBackground(fixture, ['Sleep long', '--coder', 'sleeper', '-m', 'mock/pass']);
-    const wait = await fixture.snodo(['job', 'wait', started.jobId, '--timeout', '1']);
-    expect(wait.exitCode, wait.all).toBe(3);
-    expect(wait.stderr).toContain(`${started.jobId} is still running after 1s`);
-    expect(readState(fixture, started.jobId).status).toBe('running');
-    expect((await fixture.snodo(['job', 'wait', started.jobId])).exitCode).toBe(0);
-  });
-
-  it('job cancel stops a sleeping coder: its process is gone, the job is cancelled with who, audited', async () => {
-    fixture = createCliFixture();
-    declareCoders(fixture, 120_000);
+  it('job cancel stops a sleeping coder: its process is gone, the job is cancelled with who, audited', async (context) => {
+    const fixture = useFixture(context);
+    declareCoders(fixture);
     const started = await startInBackground(fixture, [
       'Sleep for minutes',
       '--coder',
@@ -142,7 +169,7 @@ describe('snodo run --background', { timeout: 150_000 }, () => {
       '-m',
       'mock/pass',
     ]);
-    await until(() => readState(fixture!, started.jobId).coderProcess !== undefined, 'the coder to start');
+    await until(() => readState(fixture, started.jobId).coderProcess !== undefined, 'the coder to start');
     const coder = readState(fixture, started.jobId).coderProcess as { pid: number; processGroup: number };
     expect(isAlive(coder.pid)).toBe(true);
 
@@ -154,7 +181,7 @@ describe('snodo run --background', { timeout: 150_000 }, () => {
     expect(state.decisions).toEqual([
       expect.objectContaining({ action: 'cancel', by: 'tester', reason: 'changed my mind' }),
     ]);
-    await until(() => !isAlive(coder.pid) && !isAlive(started.pid), 'the coder and the run to exit', 10_000);
+    await until(() => !isAlive(coder.pid) && !isAlive(started.pid), 'the coder and the run to exit');
     const audit = readFileSync(join(fixture.root, '.snodo', 'audit.log'), 'utf8')
       .trim()
       .split('\n')
@@ -171,9 +198,9 @@ describe('snodo run --background', { timeout: 150_000 }, () => {
     expect(again.stderr).toContain(`Cannot cancel job ${started.jobId}: it is not running (it is cancelled`);
   });
 
-  it('survives SIGHUP to the terminal that started it, and still lands', async () => {
-    fixture = createCliFixture();
-    declareCoders(fixture, 10_000);
+  it('survives SIGHUP to the terminal that started it, and still lands', async (context) => {
+    const fixture = useFixture(context);
+    declareCoders(fixture);
     // A shell in a process group of its own plays the terminal: it starts the run, then stays until hung up.
     const script = `"$0" "$1" run "Outlive the terminal" --coder sleeper -m mock/pass --background --json; sleep 60`;
     const terminal = spawn('sh', ['-c', script, process.execPath, SNODO_BIN], {
@@ -202,13 +229,14 @@ describe('snodo run --background', { timeout: 150_000 }, () => {
     process.kill(-(terminal.pid as number), 'SIGHUP');
     expect(await exited).toBe('SIGHUP');
 
+    await release(fixture, started.jobId);
     const wait = await fixture.snodo(['job', 'wait', started.jobId]);
     expect(wait.exitCode, wait.all).toBe(0);
     expect(readState(fixture, started.jobId)).toMatchObject({ status: 'done', outcome: 'merged' });
   });
 
-  it('refuses in the foreground what the run would refuse, before any job exists', async () => {
-    fixture = createCliFixture();
+  it('refuses in the foreground what the run would refuse, before any job exists', async (context) => {
+    const fixture = useFixture(context);
     const unknown = await fixture.snodo(['run', 'Add a file', '--coder', 'nope', '--background']);
     expect(unknown.exitCode, unknown.all).toBe(2);
     expect(unknown.stderr).toContain('nope');
