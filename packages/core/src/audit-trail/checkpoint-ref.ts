@@ -7,6 +7,7 @@ import {
   type SignedCheckpoint,
 } from '@snodo/audit';
 import { commitFileToReference } from '../git/commit-file-to-reference.js';
+import { readObjectThroughReader } from '../git/commit-reader.js';
 import { fallbackIdentity, git, resolveCommit } from '../git/index.js';
 import { AUDIT_CHECKPOINT_REF } from './audit-paths.js';
 
@@ -88,18 +89,23 @@ export async function readCheckpointsFromRef(
 }
 
 /**
- * The newest checkpoint of `refs/snodo/audit`: one `git show` of its `checkpoint.json`, cheap enough for
- * every `snodo run`. `undefined` when the ref does not exist or its tip holds no readable checkpoint.
+ * The newest checkpoint of `refs/snodo/audit`: its `checkpoint.json` read through the repository's reader
+ * (one `git show` without one), cheap enough for every `snodo run`. `undefined` when the ref does not exist or its tip holds no readable checkpoint.
  */
 export async function newestRefCheckpoint(repositoryRoot: string): Promise<SignedCheckpoint | undefined> {
-  const shown = await git(['show', `${AUDIT_CHECKPOINT_REF}:checkpoint.json`], {
-    cwd: repositoryRoot,
-    allowFailure: true,
-    readOnly: true,
-  });
-  if (shown.exitCode !== 0) return undefined;
+  const where = `${AUDIT_CHECKPOINT_REF}:checkpoint.json`;
+  // The repository's reader answers without a process of its own (and stays for the run's ref lookups).
+  const read = await readObjectThroughReader(repositoryRoot, where);
+  let text: string;
+  if (read === 'missing' || (read !== undefined && read.type !== 'blob')) return undefined;
+  if (read !== undefined) text = read.content.toString('utf8');
+  else {
+    const shown = await git(['show', where], { cwd: repositoryRoot, allowFailure: true, readOnly: true });
+    if (shown.exitCode !== 0) return undefined;
+    text = shown.stdout;
+  }
   try {
-    return parseCheckpoint(shown.stdout.trim(), `${AUDIT_CHECKPOINT_REF}:checkpoint.json`);
+    return parseCheckpoint(text.trim(), where);
   } catch {
     return undefined;
   }

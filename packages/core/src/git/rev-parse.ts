@@ -1,5 +1,6 @@
 import { askCommitReader } from './commit-reader.js';
 import { git } from './git.js';
+import { readCommitParents } from './read-commit-parents.js';
 
 /**
  * The full commit id `revision` names, or `undefined` when it names no commit (`<revision>^{commit}`, as
@@ -63,6 +64,11 @@ export async function relateCommits(
   b: string,
 ): Promise<'same' | 'ancestor' | 'descendant' | 'diverged'> {
   if (a === b) return 'same';
+  // The usual landing: the task's one commit sits right on the base. A parent named in the commit object
+  // (read without a process) answers that; anything else goes to merge-base.
+  const [readA, readB] = await Promise.all([readCommitParents(cwd, a), readCommitParents(cwd, b)]);
+  if (readA?.commit === a && readA.parents.includes(b)) return 'descendant';
+  if (readB?.commit === b && readB.parents.includes(a)) return 'ancestor';
   const result = await git(['merge-base', '--end-of-options', a, b], {
     cwd,
     allowFailure: true,

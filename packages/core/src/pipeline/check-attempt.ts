@@ -4,9 +4,11 @@ import {
   commitWithMessage,
   type DiffNameStatusEntry,
   diffNameStatus,
+  GitCommandError,
   git,
   workingTreeStatus,
 } from '../git/index.js';
+import { readCommitParents } from '../git/read-commit-parents.js';
 import { applyFileProposals } from '../workspace/index.js';
 import type { JobRun } from './job-run.js';
 import type { ResolvedCoder } from './stage-resolve.js';
@@ -25,8 +27,8 @@ export async function commitProposals(
   isolated: boolean,
 ): Promise<string | undefined> {
   applyFileProposals(workspace, result.proposals ?? []);
-  const status = await workingTreeStatus(workspace);
-  if (status.length === 0) return undefined;
+  // Stage and commit straight away (a `status` first would cost a process on every attempt that changed
+  // something); `git commit` refusing with nothing staged is then told apart by the status it skipped.
   return commitWithMessage({
     cwd: workspace,
     stageAll: true,
@@ -39,6 +41,12 @@ export async function commitProposals(
       coderId: coder.adapter.id,
       coderVersion: result.cliVersion ?? coder.availability.version,
     }),
+  }).catch(async (error: unknown) => {
+    // NOTE: `git commit` exits 1 when nothing is staged; only a clean tree makes that "no change".
+    if (GitCommandError.isInstance(error) && error.exitCode === 1) {
+      if ((await workingTreeStatus(workspace)).length === 0) return undefined;
+    }
+    throw error;
   });
 }
 
@@ -108,11 +116,20 @@ export function assertReportedCommit(
  * one commit on top); anything else is counted by `rev-list`.
  */
 async function commitsSince(workspace: string, headBefore: string): Promise<{ head: string; count: number }> {
-  const tip = await git(['rev-list', '--max-count=1', '--parents', 'HEAD', '--'], {
-    cwd: workspace,
-    readOnly: true,
-  });
-  const [head = '', ...parents] = tip.stdout.trim().split(' ');
+  // HEAD's commit object read through the workspace's reader answers it without a process; git's own
+  // `rev-list` when there is no reader (and for its error when HEAD names nothing).
+  const read = await readCommitParents(workspace, 'HEAD');
+  const [head = '', ...parents] =
+    read === undefined
+      ? (
+          await git(['rev-list', '--max-count=1', '--parents', 'HEAD', '--'], {
+            cwd: workspace,
+            readOnly: true,
+          })
+        ).stdout
+          .trim()
+          .split(' ')
+      : [read.commit, ...read.parents];
   if (head === headBefore) return { head, count: 0 };
   if (parents.length === 1 && parents[0] === headBefore) return { head, count: 1 };
   const counted = await git(['rev-list', '--count', `${headBefore}..${head}`], {
