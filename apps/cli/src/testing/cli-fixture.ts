@@ -165,6 +165,6 @@ export function createCliFixture(options: CliFixtureOptions = {}): CliFixture {
 }
 
 /** Parses the one JSON document a `--json` command printed on stdout. */
-export function parseJson(result: SnodoResult): unknown {
+export function parseJson(result: { readonly stdout: string }): unknown {
   return JSON.parse(result.stdout);
 }

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../cli-context.js';
-import { main } from '../../main.js';
-import { createPalette, type OutputStream } from '../../output/palette.js';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+// The loop over ~40 keys runs the CLI in process: a process per key cost this test over a minute. The
+// other tests of this file go through the built binary.
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 const PACKAGES = join(import.meta.dirname, '..', '..', '..', '..', '..', 'packages');
 
@@ -66,38 +66,6 @@ function sampleValue(key: string): string {
   if (key === 'runtime') return 'docker';
   if (key === 'model') return 'provider/some-model';
   return 'some-value';
-}
-
-/**
- * `snodo <args>` run in this process through the CLI's own `main` (commander, the action, the config
- * store, the exit code), for the loop over ~40 keys: a process per key cost this test over a minute. The
- * other tests of this file go through the built binary.
- */
-async function snodoInProcess(fixture: CliFixture, args: readonly string[]) {
-  let stdout = '';
-  let stderr = '';
-  const stream = (append: (text: string) => void): OutputStream => ({
-    isTTY: false,
-    write: (text: string) => append(text),
-  });
-  const out = stream((text) => {
-    stdout += text;
-  });
-  const err = stream((text) => {
-    stderr += text;
-  });
-  const context: CliContext = {
-    cwd: fixture.root,
-    env: fixture.env,
-    homeDirectory: fixture.home,
-    stdout: out,
-    stderr: err,
-    out: createPalette(out, fixture.env),
-    err: createPalette(err, fixture.env),
-    verbose: false,
-  };
-  const exitCode = await main(args, context);
-  return { exitCode, stdout, stderr, all: `${stdout}${stderr}` };
 }
 
 describe('snodo config set/get: every key a README documents', () => {

@@ -10,6 +10,7 @@ import {
 } from '../../json/job-json-schemas.js';
 import { runResultJsonSchema } from '../../json/run-result-json-schema.js';
 import { type CliFixture, createCliFixture, parseJson, TEST_PROTOCOL } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 /**
  * The test protocol whose pre-execute judge passes on its own model, so `-m mock/warn|blocker` halts the job
@@ -26,6 +27,8 @@ async function runJob(fixture: CliFixture, task: string, flags: readonly string[
   return { exitCode: run.exitCode, result: runResultJsonSchema.parse(JSON.parse(run.stdout)) };
 }
 
+// The runs, merges, rejections, abandons and prunes go through the built binary; the commands that only
+// read a job (and the refusals, which change nothing) run in process (testing/in-process-cli.ts).
 describe('snodo task', () => {
   let fixture: CliFixture | undefined;
   afterEach(() => fixture?.cleanup());
@@ -37,23 +40,23 @@ describe('snodo task', () => {
     expect(result.outcome).toBe('branch_kept');
     const before = fixture.git(['rev-parse', 'main']);
 
-    const show = await fixture.snodo(['task', 'show', result.jobId]);
+    const show = await snodoInProcess(fixture, ['task', 'show', result.jobId]);
     expect(show.exitCode, show.all).toBe(0);
     expect(show.stdout).toContain(`snodo ${result.jobId}: done, kept on branch snodo/${result.jobId}`);
     expect(show.stdout).toContain(`snodo task merge ${result.jobId}`);
     const details = jobDetailsJsonSchema.parse(
-      parseJson(await fixture.snodo(['task', 'show', result.jobId, '--json'])),
+      parseJson(await snodoInProcess(fixture, ['task', 'show', result.jobId, '--json'])),
     );
     expect(details.state.landing?.strategy).toBe('none');
 
-    const diff = await fixture.snodo(['task', 'diff', result.jobId]);
+    const diff = await snodoInProcess(fixture, ['task', 'diff', result.jobId]);
     expect(diff.exitCode, diff.all).toBe(0);
     expect(diff.stdout).toContain(`+++ b/snodo-mock/${result.jobId}.md`);
     expect(diff.stdout).toContain('+Add a kept file');
-    const stat = await fixture.snodo(['task', 'diff', result.jobId.slice(0, 6), '--stat']);
+    const stat = await snodoInProcess(fixture, ['task', 'diff', result.jobId.slice(0, 6), '--stat']);
     expect(stat.stdout.trim()).toBe(`A\tsnodo-mock/${result.jobId}.md`);
     const diffJson = jobDiffJsonSchema.parse(
-      parseJson(await fixture.snodo(['task', 'diff', result.jobId, '--json'])),
+      parseJson(await snodoInProcess(fixture, ['task', 'diff', result.jobId, '--json'])),
     );
     expect(diffJson.baseCommit).toBe(before);
 
@@ -74,14 +77,20 @@ describe('snodo task', () => {
     expect(reject.exitCode, reject.all).toBe(0);
     expect(reject.stdout).toContain(`rejected ${result.jobId}`);
     const rejected = jobDetailsJsonSchema.parse(
-      parseJson(await fixture.snodo(['task', 'show', result.jobId, '--json'])),
+      parseJson(await snodoInProcess(fixture, ['task', 'show', result.jobId, '--json'])),
     );
     expect(rejected.state.status).toBe('rejected');
     expect(rejected.state.decisions).toEqual([
       expect.objectContaining({ action: 'reject', by: 'tester', reason: 'not now' }),
     ]);
 
-    const approve = await fixture.snodo(['task', 'approve', result.jobId, '--reason', 'changed my mind']);
+    const approve = await snodoInProcess(fixture, [
+      'task',
+      'approve',
+      result.jobId,
+      '--reason',
+      'changed my mind',
+    ]);
     expect(approve.exitCode).toBe(2);
     expect(approve.stderr).toContain(`error: Cannot approve job ${result.jobId}`);
 
@@ -92,7 +101,9 @@ describe('snodo task', () => {
     expect(existsSync(result.worktreePath ?? '')).toBe(false);
     expect(fixture.git(['branch', '--list', `snodo/${result.jobId}*`])).toBe('');
 
-    const list = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
+    const list = taskListJsonSchema.parse(
+      parseJson(await snodoInProcess(fixture, ['task', 'list', '--json'])),
+    );
     expect(list.jobs[0]).toMatchObject({ jobId: result.jobId, status: 'abandoned', kept: false });
   });
 
@@ -116,7 +127,7 @@ describe('snodo task', () => {
     const second = await runJob(fixture, 'Add another blocked file', ['-m', 'mock/blocker']);
 
     const dry = pruneResultsJsonSchema.parse(
-      parseJson(await fixture.snodo(['task', 'prune', '--dry-run', '--json'])),
+      parseJson(await snodoInProcess(fixture, ['task', 'prune', '--dry-run', '--json'])),
     );
     expect(dry.results.map((entry) => entry.action)).toEqual(['would-remove', 'would-remove']);
     expect(existsSync(first.result.worktreePath ?? '')).toBe(true);
@@ -131,14 +142,14 @@ describe('snodo task', () => {
     expect(existsSync(first.result.worktreePath ?? '')).toBe(false);
     expect(existsSync(second.result.worktreePath ?? '')).toBe(false);
 
-    const bad = await fixture.snodo(['task', 'prune', '--older-than', 'a week']);
+    const bad = await snodoInProcess(fixture, ['task', 'prune', '--older-than', 'a week']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('like 7d or 12h');
   });
 
   it('says JOB_NOT_FOUND with the command that lists jobs (exit 2)', async () => {
     fixture = createCliFixture();
-    const show = await fixture.snodo(['task', 'show', 'j_doesnotexist']);
+    const show = await snodoInProcess(fixture, ['task', 'show', 'j_doesnotexist']);
     expect(show.exitCode).toBe(2);
     expect(show.stderr).toContain("No job 'j_doesnotexist'");
     expect(show.stderr).toContain('snodo task list');
