@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport as TransportV1 } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { callOk, waitForJob } from '../../mcp/testing/mcp-test-client.js';
 import { type CliFixture, createCliFixture, SNODO_BIN } from '../../testing/cli-fixture.js';
 
@@ -103,17 +103,21 @@ const INITIALIZE = (protocolVersion: string) => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'curl-like', version: '0.1' } },
 });
 
-describe('snodo serve over real transports', () => {
-  let fixture: CliFixture | undefined;
-  const stops: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
-    fixture?.cleanup();
-    fixture = undefined;
-  });
+/**
+ * A fresh repository for one test, removed when that test ends. The tests run at the same time, so the
+ * hook comes from the test's own context (the imported `onTestFinished` would pick any running test).
+ */
+function useFixture(context: TestContext, options?: Parameters<typeof createCliFixture>[0]): CliFixture {
+  const fixture = createCliFixture(options);
+  context.onTestFinished(() => fixture.cleanup());
+  return fixture;
+}
 
-  it('over stdio: a v2 client starts a job, follows it to the end, reads its diff and verifies the audit log', async () => {
-    fixture = createCliFixture();
+// The tests run at the same time: each has its own repository (the HTTP ones share one server), and most
+// of a test is waiting on snodo processes.
+describe.concurrent('snodo serve over real transports', () => {
+  it('over stdio: a v2 client starts a job, follows it to the end, reads its diff and verifies the audit log', async (context) => {
+    const fixture = useFixture(context);
     const client = new Client({ name: 'stdio-host', version: '2.0.0' });
     await client.connect(
       new StdioClientTransport({
@@ -124,7 +128,7 @@ describe('snodo serve over real transports', () => {
         stderr: 'pipe',
       }),
     );
-    stops.push(() => client.close());
+    context.onTestFinished(() => client.close().catch(() => {}));
     expect(client.getServerVersion()?.name).toBe('snodo');
     const started = await callOk(client, 'snodo_run_task', { task: 'Add a CONTRIBUTING.md', mock: true });
     const jobId = String(started.job_id);
@@ -141,8 +145,8 @@ describe('snodo serve over real transports', () => {
     expect(verify.exitCode, verify.all).toBe(0);
   });
 
-  it('over stdio: the older v1 SDK asking for 2025-06-18 connects, and its name is audited', async () => {
-    fixture = createCliFixture();
+  it('over stdio: the older v1 SDK asking for 2025-06-18 connects, and its name is audited', async (context) => {
+    const fixture = useFixture(context);
     const client = new ClientV1({ name: 'old-host', version: '1.32.2' });
     await client.connect(
       speakingProtocol(
@@ -156,7 +160,7 @@ describe('snodo serve over real transports', () => {
         '2025-06-18',
       ),
     );
-    stops.push(() => client.close());
+    context.onTestFinished(() => client.close().catch(() => {}));
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('snodo_run_task');
     const listed = await client.callTool({ name: 'snodo_task_list', arguments: {} });
@@ -166,95 +170,91 @@ describe('snodo serve over real transports', () => {
     expect(show.stdout).toContain('"client_name": "old-host"');
   });
 
-  it('over HTTP: the bearer token is required, a foreign Host or Origin is refused, a 2025-03-26 client connects', async () => {
-    fixture = createCliFixture();
-    const serve = await startHttpServe(fixture);
-    stops.push(async () => {
-      serve.child.kill('SIGTERM');
-      if (serve.child.exitCode === null) await once(serve.child, 'exit');
+  // One `snodo serve --http` for both: its checks and a client's session are independent of each other.
+  describe('over HTTP', () => {
+    let fixture: CliFixture;
+    let serve: HttpServe;
+    beforeAll(async () => {
+      fixture = createCliFixture();
+      serve = await startHttpServe(fixture);
     });
-    const post = (headers: Record<string, string>, body: unknown = INITIALIZE('2025-03-26')) =>
-      rawPost(serve.url, headers, body);
-    const bearer = { authorization: `Bearer ${serve.token}` };
-    const second = await fixture.snodo(['serve', '--http', String(serve.port)]);
-    expect(second.exitCode).toBe(2);
-    expect(second.stderr).toContain(`Cannot listen on 127.0.0.1:${serve.port}: the port is in use`);
-    expect((await post({})).status).toBe(401);
-    expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
-    expect((await post({ authorization: `Bearer ${serve.token}x` })).status).toBe(401);
-    expect((await post({ ...bearer, host: `evil.example:${serve.port}` })).status).toBe(403);
-    expect((await post({ ...bearer, origin: 'http://evil.example' })).status).toBe(403);
+    afterAll(async () => {
+      serve?.child.kill('SIGTERM');
+      if (serve !== undefined && serve.child.exitCode === null) await once(serve.child, 'exit');
+      fixture?.cleanup();
+    });
 
-    const initialized = await post(bearer);
-    expect(initialized.status).toBe(200);
-    const session = initialized.headers['mcp-session-id'];
-    expect(session).toBeTruthy();
-    const text = initialized.text;
-    expect(text).toContain('"protocolVersion":"2025-03-26"');
-    const sessionHeaders = {
-      ...bearer,
-      'mcp-session-id': String(session),
-      'mcp-protocol-version': '2025-03-26',
-    };
-    expect((await post(sessionHeaders, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(
-      202,
-    );
-    const list = await post(sessionHeaders, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    expect(list.text).toContain('snodo_run_task');
-    // The session is the token's too: without it, the same session id gets nothing.
-    expect(
-      (await post({ 'mcp-session-id': String(session) }, { jsonrpc: '2.0', id: 3, method: 'tools/list' }))
-        .status,
-    ).toBe(401);
+    it('requires the bearer token, refuses a foreign Host or Origin, and connects a 2025-03-26 client', async () => {
+      const post = (headers: Record<string, string>, body: unknown = INITIALIZE('2025-03-26')) =>
+        rawPost(serve.url, headers, body);
+      const bearer = { authorization: `Bearer ${serve.token}` };
+      const second = await fixture.snodo(['serve', '--http', String(serve.port)]);
+      expect(second.exitCode).toBe(2);
+      expect(second.stderr).toContain(`Cannot listen on 127.0.0.1:${serve.port}: the port is in use`);
+      expect((await post({})).status).toBe(401);
+      expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
+      expect((await post({ authorization: `Bearer ${serve.token}x` })).status).toBe(401);
+      expect((await post({ ...bearer, host: `evil.example:${serve.port}` })).status).toBe(403);
+      expect((await post({ ...bearer, origin: 'http://evil.example' })).status).toBe(403);
+
+      const initialized = await post(bearer);
+      expect(initialized.status).toBe(200);
+      const session = initialized.headers['mcp-session-id'];
+      expect(session).toBeTruthy();
+      const text = initialized.text;
+      expect(text).toContain('"protocolVersion":"2025-03-26"');
+      const sessionHeaders = {
+        ...bearer,
+        'mcp-session-id': String(session),
+        'mcp-protocol-version': '2025-03-26',
+      };
+      expect(
+        (await post(sessionHeaders, { jsonrpc: '2.0', method: 'notifications/initialized' })).status,
+      ).toBe(202);
+      const list = await post(sessionHeaders, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect(list.text).toContain('snodo_run_task');
+      // The session is the token's too: without it, the same session id gets nothing.
+      expect(
+        (await post({ 'mcp-session-id': String(session) }, { jsonrpc: '2.0', id: 3, method: 'tools/list' }))
+          .status,
+      ).toBe(401);
+    });
+
+    it('lets a v2 client start a job, follow it and read its diff; approval exists only with --approver', async (context) => {
+      const client = new Client({ name: 'http-host', version: '2.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(serve.url), {
+          requestInit: { headers: { authorization: `Bearer ${serve.token}` } },
+        }),
+      );
+      context.onTestFinished(() => client.close().catch(() => {}));
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).not.toContain('snodo_task_approve');
+      const started = await callOk(client, 'snodo_run_task', { task: 'Add a CONTRIBUTING.md', mock: true });
+      const jobId = String(started.job_id);
+      expect(await waitForJob(client, jobId)).toMatchObject({ status: 'done', outcome: 'merged' });
+      expect((await callOk(client, 'snodo_task_diff', { job_id: jobId })).files).toHaveLength(1);
+      expect(await callOk(client, 'snodo_audit_verify')).toMatchObject({ ok: true });
+      await expect(
+        client.callTool({ name: 'snodo_task_approve', arguments: { job_id: jobId, reason: 'x' } }),
+      ).rejects.toThrow('Tool snodo_task_approve not found');
+    });
   });
 
-  it('over HTTP: a v2 client starts a job, follows it, reads its diff; approval exists only with --approver', async () => {
-    fixture = createCliFixture();
-    const serve = await startHttpServe(fixture);
-    stops.push(async () => {
-      serve.child.kill('SIGTERM');
-      if (serve.child.exitCode === null) await once(serve.child, 'exit');
-    });
-    const client = new Client({ name: 'http-host', version: '2.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(serve.url), {
-        requestInit: { headers: { authorization: `Bearer ${serve.token}` } },
-      }),
-    );
-    stops.push(() => client.close());
-    const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).not.toContain('snodo_task_approve');
-    const started = await callOk(client, 'snodo_run_task', { task: 'Add a CONTRIBUTING.md', mock: true });
-    const jobId = String(started.job_id);
-    expect(await waitForJob(client, jobId)).toMatchObject({ status: 'done', outcome: 'merged' });
-    expect((await callOk(client, 'snodo_task_diff', { job_id: jobId })).files).toHaveLength(1);
-    expect(await callOk(client, 'snodo_audit_verify')).toMatchObject({ ok: true });
-    await expect(
-      client.callTool({ name: 'snodo_task_approve', arguments: { job_id: jobId, reason: 'x' } }),
-    ).rejects.toThrow('Tool snodo_task_approve not found');
-  });
-
-  it('refuses to start outside a repository or with an invalid protocol, naming the fix (exit 2)', async () => {
-    fixture = createCliFixture({ git: false });
-    const outside = await fixture.snodo(['serve'], { cwd: fixture.home });
+  it('refuses to start outside a repository or with an invalid protocol, naming the fix (exit 2)', async (context) => {
+    const outsideFixture = useFixture(context, { git: false });
+    const outside = await outsideFixture.snodo(['serve'], { cwd: outsideFixture.home });
     expect(outside.exitCode).toBe(2);
     expect(outside.stderr).toContain('is not inside a git working tree');
-    fixture.cleanup();
-    fixture = createCliFixture({ protocol: 'protocol_id: broken\nmodes: nope\n' });
+    const fixture = useFixture(context, { protocol: 'protocol_id: broken\nmodes: nope\n' });
     const invalid = await fixture.snodo(['serve']);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toMatch(/protocol\.yml:\d+:\d+/);
     const badPort = await fixture.snodo(['serve', '--http', 'eighty']);
     expect(badPort.exitCode).toBe(2);
     expect(badPort.stderr).toContain('expected a TCP port from 0 to 65535');
-    const unknownMode = await createCliFixtureServe();
+    const unknownMode = await useFixture(context).snodo(['serve', '--mode', 'nobody']);
     expect(unknownMode.exitCode).toBe(2);
     expect(unknownMode.stderr).toContain('has no mode "nobody"');
   });
-
-  async function createCliFixtureServe() {
-    fixture?.cleanup();
-    fixture = createCliFixture();
-    return fixture.snodo(['serve', '--mode', 'nobody']);
-  }
 });

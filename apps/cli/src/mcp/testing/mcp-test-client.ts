@@ -84,6 +84,6 @@ export async function waitForJob(client: Client, jobId: string, timeoutMs = 60_0
     const status = await callOk(client, 'snodo_job_status', { job_id: jobId });
     if (status.finished === true) return status;
     if (Date.now() > deadline) throw new Error(`job ${jobId} did not finish: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
