@@ -11,6 +11,9 @@ export interface QueueDecisionRecord {
   readonly workerId: string;
   /** The commit an approval lands. */
   readonly taskCommit?: string | undefined;
+  /** Who decided and when, as the queue's shared state holds it; absent: this machine's actor, now. */
+  readonly by?: string | undefined;
+  readonly at?: string | undefined;
 }
 
 /**
@@ -30,8 +33,9 @@ export async function recordQueueDecision(
       'queue-job-decide',
       {
         decision: record.decision,
-        by: scope.actor,
-        at: new Date().toISOString(),
+        // The decision's own stamp, so this log and the shared state name the same who and when.
+        by: record.by ?? scope.actor,
+        at: record.at ?? new Date().toISOString(),
         reason: record.reason,
         worker: record.workerId,
         task_commit: record.taskCommit,

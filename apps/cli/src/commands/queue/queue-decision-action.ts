@@ -32,6 +32,8 @@ export async function queueDecisionAction(
         reason: made.reason,
         workerId: job.workerId,
         taskCommit: job.taskCommit,
+        by: made.by,
+        at: made.at,
       });
     },
   });

@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideQueuedJob } from './decide-queued-job.js';
+import { openQueueConnection, type QueueConnection } from './queue-connection.js';
+import { LANDING_QUEUE, TASK_QUEUE, type TaskJobData, type TaskJobResult } from './queue-jobs.js';
+
+const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) =>
+  existsSync(path),
+);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+const data: TaskJobData = {
+  task: 'Add a file',
+  base: 'main',
+  baseCommit: 'a'.repeat(40),
+  protocolCommit: 'a'.repeat(40),
+  protocolBlob: 'b'.repeat(40),
+  options: { maxCostUsd: 0.01 },
+  submittedBy: 'tester',
+  submittedAt: '2026-12-02T00:00:00.000Z',
+};
+
+describe.skipIf(REDIS_SERVER === undefined)('decideQueuedJob on Redis', () => {
+  let directory: string;
+  let server: ChildProcess;
+  let connection: QueueConnection;
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'snodo-decide-'));
+    const port = await freePort();
+    server = spawn(
+      REDIS_SERVER as string,
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', directory, '--save', ''],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      server.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) resolve();
+      });
+      server.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
+    });
+    connection = openQueueConnection(`redis://127.0.0.1:${port}`);
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.once('exit', resolve).kill());
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** A task job that ended the way `result` says, as a worker's processor would have returned it. */
+  async function endedJob(jobId: string, result: TaskJobResult): Promise<void> {
+    const queue = connection.createQueue<TaskJobData, TaskJobResult>(TASK_QUEUE);
+    await queue.add('task', data, { jobId, removeOnComplete: false, removeOnFail: false });
+    const done = new Promise<void>((resolve) => {
+      const worker = connection.createWorker<TaskJobData, TaskJobResult>(TASK_QUEUE, async () => result, {
+        concurrency: 1,
+      });
+      worker.on('completed', () => void worker.close().then(resolve));
+    });
+    await done;
+    await queue.close();
+  }
+
+  it('refuses to approve a job stopped at its budget (its work was never judged) and queues no landing; ' +
+    'rejecting it works', { timeout: 30_000 }, async () => {
+    await endedJob('q_budget', {
+      status: 'escalated',
+      outcome: 'escalated',
+      summary: 'Stopped at the budget (0.01 USD).',
+      workerId: 'w1',
+      localJobId: 'j_local',
+      taskCommit: 'c'.repeat(40),
+      taskBase: data.baseCommit,
+      stoppedAtBudget: true,
+      mode: 'producer',
+    });
+
+    await expect(
+      decideQueuedJob({ connection, jobId: 'q_budget', decision: 'approve', actor: 'reviewer' }),
+    ).rejects.toMatchObject({
+      code: 'QUEUE_JOB_STATE',
+      message: expect.stringMatching(/stopped at its budget.*submit the task again with a higher --max-cost/),
+    });
+    const landings = connection.createQueue(LANDING_QUEUE);
+    try {
+      expect(await landings.getJob('land-q_budget')).toBeUndefined();
+    } finally {
+      await landings.close();
+    }
+
+    const rejected = await decideQueuedJob({
+      connection,
+      jobId: 'q_budget',
+      decision: 'reject',
+      actor: 'reviewer',
+      reason: 'over budget',
+    });
+    expect(rejected).toMatchObject({
+      landingQueued: false,
+      decision: { decision: 'reject', by: 'reviewer' },
+    });
+  });
+});
