@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { taskListJsonSchema } from '../../json/job-json-schemas.js';
 import { type CliFixture, createCliFixture, parseJson, TEST_PROTOCOL } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 // Issue 13, "nothing is created until the plan is sound": every input a run refuses leaves no job, no
 // workspace, no branch and no audit event behind, and exits 2 (bad input) or 3 (the environment).
+// The refused runs go through the built binary; the commands that only read (task list, coders, doctor,
+// dry runs) run in process (testing/in-process-cli.ts).
 
 /** What a refused run must not change: branches, workspaces, jobs and the audit log. */
 function traces(fixture: CliFixture) {
@@ -24,7 +27,7 @@ function traces(fixture: CliFixture) {
 
 async function expectNothingCreated(fixture: CliFixture, before: ReturnType<typeof traces>) {
   expect(traces(fixture)).toEqual(before);
-  const list = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
+  const list = taskListJsonSchema.parse(parseJson(await snodoInProcess(fixture, ['task', 'list', '--json'])));
   expect(list.jobs).toEqual([]);
 }
 
@@ -44,22 +47,22 @@ describe('snodo run refuses an unsound plan before anything exists', () => {
     }
     await expectNothingCreated(fixture, before);
 
-    const dry = await fixture.snodo(['run', 'Add a file', '--dry-run']);
+    const dry = await snodoInProcess(fixture, ['run', 'Add a file', '--dry-run']);
     expect(dry.exitCode, dry.all).toBe(2);
     expect(dry.stdout).toContain('not ready');
     expect(dry.stdout).toContain(why);
     expect(dry.stdout).toContain('snodo config set model <provider/model>');
 
-    const coders = await fixture.snodo(['coders']);
+    const coders = await snodoInProcess(fixture, ['coders']);
     expect(coders.exitCode, coders.all).toBe(0);
     expect(coders.stdout).toContain(why);
     expect(coders.stdout).toContain('snodo config add <provider>');
-    const listed = JSON.parse((await fixture.snodo(['coders', '--json'])).stdout) as {
+    const listed = JSON.parse((await snodoInProcess(fixture, ['coders', '--json'])).stdout) as {
       coders: { id: string; ready: boolean }[];
     };
     expect(listed.coders.find((coder) => coder.id === 'mock')?.ready).toBe(false);
 
-    const doctor = await fixture.snodo(['doctor']);
+    const doctor = await snodoInProcess(fixture, ['doctor']);
     expect(doctor.exitCode, doctor.all).toBe(1);
     expect(doctor.stdout).toContain(why);
     expect(doctor.stdout).toContain('snodo config set model <provider/model>');
@@ -68,7 +71,7 @@ describe('snodo run refuses an unsound plan before anything exists', () => {
 
   it('with a judging model configured, the same run is ready (the check is not always "no")', async () => {
     fixture = createCliFixture();
-    const dry = await fixture.snodo(['run', 'Add a file', '--mock', '--dry-run']);
+    const dry = await snodoInProcess(fixture, ['run', 'Add a file', '--mock', '--dry-run']);
     expect(dry.exitCode, dry.all).toBe(0);
     expect(dry.stdout).not.toContain('not ready');
   });
@@ -140,7 +143,14 @@ describe('snodo run refuses an unsound plan before anything exists', () => {
     expect(run.stderr).toContain('No API key for provider "openai"');
     expect(run.stderr).toContain('snodo config add openai <key>');
     await expectNothingCreated(fixture, before);
-    const dry = await fixture.snodo(['run', 'Add a file', '--mock', '-m', 'openai/gpt-4o-mini', '--dry-run']);
+    const dry = await snodoInProcess(fixture, [
+      'run',
+      'Add a file',
+      '--mock',
+      '-m',
+      'openai/gpt-4o-mini',
+      '--dry-run',
+    ]);
     expect(dry.stdout, dry.all).toContain('not ready');
     expect(dry.stdout).toContain('No API key for provider "openai"');
   });
