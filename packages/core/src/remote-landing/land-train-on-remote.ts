@@ -112,6 +112,7 @@ export async function landTrainOnRemote(request: LandingTrainRequest): Promise<L
     return await runTrain({ ...request, clone }, trail, baseName, maxAttempts);
   } finally {
     await trail.close();
+    await removeJobCopies(clone, request.remote);
   }
 }
 
@@ -149,13 +150,27 @@ async function runTrain(
     }
     // The globs match only this worker's chain (and ids it prefixes) and the key registry; --prune drops a
     // copy whose ref is gone, so each copy says what the remote holds now.
+    // The cars' job refs come too (globs: a ref the remote lacks is no error), bringing a task commit this
+    // clone lacks, and the value each is leased at when the push removes it.
+    const jobCopy = (car: LandingCar) => `${copies}jobs/${car.jobId}`;
     await fetchFromRemote(
       clone,
       remote,
-      [`+${baseRef}:${baseCopy}`, `+${chainRef}*:${chainCopy}*`, `+${WORKER_KEYS_REF}*:${keysCopy}*`],
+      [
+        `+${baseRef}:${baseCopy}`,
+        `+${chainRef}*:${chainCopy}*`,
+        `+${WORKER_KEYS_REF}*:${keysCopy}*`,
+        ...pending.map((car) => `+${jobResultRef(car.jobId)}*:${jobCopy(car)}*`),
+      ],
       { prune: true },
     );
-    const [seenBase, seenChain, seenKeys] = await resolveCommits(clone, [baseCopy, chainCopy, keysCopy]);
+    const [seenBase, seenChain, seenKeys, ...seenJobRefs] = await resolveCommits(clone, [
+      baseCopy,
+      chainCopy,
+      keysCopy,
+      ...pending.map(jobCopy),
+    ]);
+    const seenJobRef = new Map(pending.map((car, index) => [car.jobId, seenJobRefs[index]]));
     if (seenBase === undefined) {
       return stopAll(pending, attempt, `${remote} has no branch ${baseName} to land on`);
     }
@@ -214,9 +229,15 @@ async function runTrain(
     await trail.sync();
     const snapshot = await snapshotChain({ clone, trail, workerId, parent: seenChain });
     const last = landings.at(-1) as string;
+    // A landed job's ref is removed in the same push (leased at the task commit): the base now holds the
+    // commit, and a ref that moved meanwhile (a new run of the job) is left alone.
+    const jobRefDeletions = built.candidates
+      .filter(({ car }) => seenJobRef.get(car.jobId) === car.taskCommit)
+      .map(({ car }) => ({ source: '', destination: jobResultRef(car.jobId), expected: car.taskCommit }));
     const pushed = await pushAtomically(clone, remote, [
       { source: last, destination: baseRef, expected: seenBase },
       { source: snapshot.commit, destination: chainRef, expected: seenChain ?? null },
+      ...jobRefDeletions,
     ]);
     if (pushed.status === 'pushed') {
       await git(['update-ref', baseCopy, last], { cwd: clone, allowFailure: true });
@@ -242,8 +263,7 @@ async function runTrain(
 }
 
 /**
- * Brings the task commits the clone lacks from `refs/snodo/jobs/<job>` (one fetch for all, into copies the
- * repository guard leaves out, removed after), keeps the cars whose commit is nowhere, and reports landed
+ * Keeps the cars whose task commit is neither in the clone nor came with their job ref, and reports landed
  * the cars already in the base (a retried job whose push had gone through). Returns the cars still to land.
  */
 async function settleMissingAndLanded(
@@ -253,34 +273,9 @@ async function settleMissingAndLanded(
   at: { seenBase: string; attempt: number; rejectedPushes: number },
 ): Promise<LandingCar[]> {
   const { clone, remote } = request;
-  const copies = landingCopyPrefix(remote);
-  const missing: LandingCar[] = [];
-  for (const car of cars) {
-    if ((await resolveCommit(clone, car.taskCommit)) === undefined) missing.push(car);
-  }
-  if (missing.length > 0) {
-    // A glob, so a job ref the remote lacks is no error (the car is kept below, naming it).
-    await fetchFromRemote(
-      clone,
-      remote,
-      missing.map((car) => `+${jobResultRef(car.jobId)}*:${copies}jobs/${car.jobId}*`),
-    );
-    const fetched = await git(['for-each-ref', '--format=%(refname)', `${copies}jobs/`], {
-      cwd: clone,
-      readOnly: true,
-    });
-    const deletions = fetched.stdout
-      .split('\n')
-      .filter((ref) => ref !== '')
-      .map((ref) => `delete ${ref}\n`)
-      .join('');
-    if (deletions !== '') {
-      await git(['update-ref', '--stdin'], { cwd: clone, input: deletions, allowFailure: true });
-    }
-  }
   const left: LandingCar[] = [];
   for (const car of cars) {
-    if (missing.includes(car) && (await resolveCommit(clone, car.taskCommit)) === undefined) {
+    if ((await resolveCommit(clone, car.taskCommit)) === undefined) {
       await ledger.keep(
         car,
         at.attempt,
@@ -342,4 +337,20 @@ async function commitLandings(
     landings.push(tip);
   }
   return landings;
+}
+
+/** Drops the fetched copies of job refs (under the landing copies, which the repository guard leaves out). */
+async function removeJobCopies(clone: string, remote: string): Promise<void> {
+  const listed = await git(['for-each-ref', '--format=%(refname)', `${landingCopyPrefix(remote)}jobs/`], {
+    cwd: clone,
+    readOnly: true,
+    allowFailure: true,
+  });
+  const deletions = listed.stdout
+    .split('\n')
+    .filter((ref) => ref !== '')
+    .map((ref) => `delete ${ref}\n`)
+    .join('');
+  if (deletions !== '')
+    await git(['update-ref', '--stdin'], { cwd: clone, input: deletions, allowFailure: true });
 }

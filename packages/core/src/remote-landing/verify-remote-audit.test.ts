@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSharedRemote, type SharedRemote, type WorkerClone } from '../testing/shared-remote-fixture.js';
 import { landOnRemote } from './land-on-remote.js';
+import { landTrainOnRemote } from './land-train-on-remote.js';
 import { registerWorkerKey } from './register-worker-key.js';
 import { verifyRemoteAudit } from './verify-remote-audit.js';
 
@@ -74,6 +75,37 @@ describe('verifyRemoteAudit', () => {
         ['w2', true],
       ]);
       expect(verification.keys.map((entry) => entry.worker)).toEqual(['w1', 'w2']);
+    },
+  );
+
+  it(
+    'passes for a merge train: every landing commit of the train is anchored in the chain',
+    slow,
+    async () => {
+      const shared = createSharedRemote();
+      remote = shared;
+      const worker = shared.clone('w1');
+      await register(worker);
+      const base = worker.git(['rev-parse', 'origin/main']);
+      const cars = ['j_t1', 'j_t2', 'j_t3'].map((jobId) => ({
+        jobId,
+        ...worker.task(jobId, { [`${jobId}.txt`]: `${jobId}\n` }, base),
+      }));
+      const landed = await landTrainOnRemote({
+        clone: worker.root,
+        remote: 'origin',
+        base: 'main',
+        workerId: worker.workerId,
+        snodoHome: worker.snodoHome,
+        cars,
+      });
+      expect(landed.cars.map((entry) => entry.result.status)).toEqual(['landed', 'landed', 'landed']);
+      const auditor = shared.clone('auditor');
+
+      const verification = await verifyRemoteAudit({ repositoryRoot: auditor.root, remote: 'origin' });
+
+      expect(verification.failures).toEqual([]);
+      expect(verification).toMatchObject({ ok: true, landings: { checked: 3, anchored: 3 } });
     },
   );
 

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createSharedRemote, type SharedRemote, type WorkerClone } from '../testing/shared-remote-fixture.js';
+import { readAuditAnchors } from './audit-trailer.js';
+import { landTrainOnRemote } from './land-train-on-remote.js';
+import type { LandingCar, LandingTrainRequest } from './landing-train-request.js';
+
+let remote: SharedRemote | undefined;
+afterEach(() => remote?.cleanup());
+
+const slow = { timeout: 120_000 };
+
+function train(
+  worker: WorkerClone,
+  cars: readonly LandingCar[],
+  extra: Partial<LandingTrainRequest> = {},
+): LandingTrainRequest {
+  return {
+    clone: worker.root,
+    remote: 'origin',
+    base: 'main',
+    workerId: worker.workerId,
+    snodoHome: worker.snodoHome,
+    cars,
+    ...extra,
+  };
+}
+
+function car(worker: WorkerClone, jobId: string, files: Record<string, string>, base?: string): LandingCar {
+  return { jobId, ...worker.task(jobId, files, base) };
+}
+
+/** The remote chain's events of one type. */
+function chainEvents(shared: SharedRemote, workerId: string, type: string) {
+  return shared
+    .remoteGit(['show', `refs/snodo/audit/${workerId}:audit.log`])
+    .split('\n')
+    .map(
+      (line) =>
+        JSON.parse(line) as { seq: number; type: string; job?: string; data: Record<string, unknown> },
+    )
+    .filter((event) => event.type === type);
+}
+
+describe('landTrainOnRemote', () => {
+  it(
+    'lands a train on a moved base in one push, one landing commit per job on the first-parent line, each ' +
+      'anchored to its own event; the car that conflicts is kept and the train goes on; one re-check',
+    slow,
+    async () => {
+      remote = createSharedRemote();
+      const worker = remote.clone('w1');
+      const base = worker.git(['rev-parse', 'origin/main']);
+      const cars = [
+        car(worker, 'j_a', { 'a.txt': 'a\n' }, base),
+        car(worker, 'j_clash', { 'README.md': 'mine\n' }, base),
+        car(worker, 'j_c', { 'c.txt': 'c\n' }, base),
+      ];
+      const moved = remote.push('someone else', { 'README.md': 'theirs\n' });
+      const recheck = vi.fn(async () => ({ ok: true as const }));
+
+      const result = await landTrainOnRemote(train(worker, cars, { recheck }));
+
+      expect(result.trainId).toMatch(/^t_[0-9a-f]{12}$/);
+      expect(result.cars.map((entry) => [entry.jobId, entry.result.status, entry.settled])).toEqual([
+        ['j_a', 'landed', true],
+        ['j_clash', 'kept', true],
+        ['j_c', 'landed', true],
+      ]);
+      expect(result.cars[1]?.result).toMatchObject({ conflictedFiles: ['README.md'] });
+      // Once, on the last tree (both landing changes together), with the jobs in it.
+      expect(recheck).toHaveBeenCalledTimes(1);
+      expect(recheck).toHaveBeenCalledWith(expect.objectContaining({ base: moved, jobIds: ['j_a', 'j_c'] }));
+
+      const tip = remote.remoteGit(['rev-parse', 'refs/heads/main']);
+      const landedC = result.cars[2]?.result;
+      const landedA = result.cars[0]?.result;
+      expect(landedC?.status === 'landed' && landedC.commit).toBe(tip);
+      // main → L(c) → L(a) → the moved base: two landing commits on the first-parent line.
+      const firstParents = remote
+        .remoteGit(['rev-list', '--first-parent', '--max-count=3', 'main'])
+        .split('\n');
+      expect(firstParents).toEqual([tip, landedA?.status === 'landed' ? landedA.commit : '', moved]);
+      expect(remote.remoteGit(['show', `${tip}:c.txt`])).toBe('c');
+      expect(remote.remoteGit(['show', `${tip}:a.txt`])).toBe('a');
+      expect(remote.remoteGit(['show', `${tip}:README.md`])).toBe('theirs');
+      // The same push removed the landed jobs' refs; the kept one's stays for whoever looks at it.
+      const jobRefs = remote
+        .remoteGit(['for-each-ref', '--format=%(refname)', 'refs/snodo/jobs/'])
+        .split('\n');
+      expect(jobRefs).toEqual(['refs/snodo/jobs/j_clash']);
+
+      const starts = chainEvents(remote, 'w1', 'remote-landing-start');
+      expect(starts.map((event) => [event.job, event.data.train])).toEqual([
+        ['j_a', { id: result.trainId, position: 1, size: 3 }],
+        ['j_c', { id: result.trainId, position: 3, size: 3 }],
+      ]);
+      for (const [index, commit] of [firstParents[1], firstParents[0]].entries()) {
+        const message = remote.remoteGit(['log', '-1', '--format=%B', commit as string]);
+        const start = starts[index];
+        expect(message).toContain(`Snodo-Job: ${start?.job}`);
+        expect(readAuditAnchors(message)).toEqual([
+          { worker: 'w1', seq: start?.seq, hash: expect.any(String) },
+        ]);
+        expect(remote.remoteGit(['rev-parse', `${commit}^{tree}`])).toBe(start?.data.tree);
+      }
+      // The landed ends follow the push, so the lander's own log holds them (the next snapshot carries them).
+      const ends = readFileSync(join(worker.root, '.snodo', 'audit.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; job?: string; data: Record<string, unknown> })
+        .filter((event) => event.type === 'remote-landing-end');
+      expect(ends.map((event) => [event.job, event.data.outcome])).toEqual([
+        ['j_clash', 'kept'],
+        ['j_a', 'landed'],
+        ['j_c', 'landed'],
+      ]);
+    },
+  );
+
+  it(
+    'a failed re-check of the train lands each car alone: the good ones land, the bad one is kept naming its gate',
+    slow,
+    async () => {
+      remote = createSharedRemote();
+      const worker = remote.clone('w1');
+      const base = worker.git(['rev-parse', 'origin/main']);
+      const cars = [
+        car(worker, 'j_good1', { 'one.txt': 'one\n' }, base),
+        car(worker, 'j_bad', { 'bad.txt': 'bad\n' }, base),
+        car(worker, 'j_good2', { 'two.txt': 'two\n' }, base),
+      ];
+      remote.push('someone else', { 'other.txt': 'other\n' });
+      // A deterministic gate: fails any tree holding bad.txt.
+      const recheck = vi.fn(async ({ commit }: { commit: string }) => {
+        const files = worker.git(['ls-tree', '--name-only', commit]).split('\n');
+        return files.includes('bad.txt')
+          ? { ok: false as const, reason: 'command gate no-bad failed: bad.txt is present' }
+          : { ok: true as const };
+      });
+
+      const result = await landTrainOnRemote(train(worker, cars, { recheck }));
+
+      expect(result.landedAloneBecause).toContain('the re-check of the train (3 landings');
+      expect(result.cars.map((entry) => [entry.jobId, entry.result.status])).toEqual([
+        ['j_good1', 'landed'],
+        ['j_bad', 'kept'],
+        ['j_good2', 'landed'],
+      ]);
+      const kept = result.cars[1]?.result;
+      expect(kept?.status === 'kept' && kept.reason).toContain('command gate no-bad failed');
+      // The train, then each car on its own.
+      expect(recheck).toHaveBeenCalledTimes(4);
+      const tip = remote.remoteGit(['rev-parse', 'refs/heads/main']);
+      expect(remote.remoteGit(['ls-tree', '--name-only', tip]).split('\n')).not.toContain('bad.txt');
+      expect(remote.remoteGit(['show', `${tip}:two.txt`])).toBe('two');
+    },
+  );
+});
