@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { openProject, type ProtocolMode, readRepositoryAudit } from '@snodo/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { builtInCoders } from '../coders/built-in-coders.js';
 import { type CliFixture, createCliFixture, TEST_PROTOCOL } from '../testing/cli-fixture.js';
 import { createJobStarter, type JobStarter } from './start-governed-job.js';
@@ -38,27 +38,30 @@ async function toolNames(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((tool) => tool.name);
 }
 
-describe('snodo serve (in-memory transport)', () => {
+/**
+ * One test's server side: `open` connects a client to a new session of a server for a mode, in the test's
+ * repository (made by the first `open`, with that protocol) and with one job starter for all its sessions.
+ * Everything is closed and removed when the test ends; the hook comes from the test's own context because
+ * the tests run at the same time.
+ */
+function mcpHarness(context: TestContext) {
   let fixture: CliFixture | undefined;
   let jobs: JobStarter | undefined;
   const clients: Client[] = [];
-  afterEach(async () => {
+  context.onTestFinished(async () => {
     for (const client of clients.splice(0)) await client.close();
     fixture?.cleanup();
-    jobs = undefined;
-    fixture = undefined;
   });
-
   async function open(
     protocol: string,
     modeId: string,
     options: { approver?: string; elicitation?: 'accept' | 'decline' } = {},
   ) {
     fixture ??= createCliFixture({ protocol });
-    const context = fixtureContext(fixture);
-    jobs ??= createJobStarter(context);
+    const toolContext = fixtureContext(fixture);
+    jobs ??= createJobStarter(toolContext);
     const connected = await connectTestClient({
-      context,
+      context: toolContext,
       mode: await modeOf(fixture, modeId),
       jobs,
       ...options,
@@ -66,8 +69,17 @@ describe('snodo serve (in-memory transport)', () => {
     clients.push(connected.client);
     return connected;
   }
+  const repository = (): CliFixture => {
+    if (fixture === undefined) throw new Error('open a session first');
+    return fixture;
+  };
+  return { open, fixture: repository };
+}
 
-  it('offers a producing mode its run tools and the reading tools, none that edits files, each documented', async () => {
+// The tests run at the same time: each has its own repository, and the slow ones wait on background jobs.
+describe.concurrent('snodo serve (in-memory transport)', () => {
+  it('offers a producing mode its run tools and the reading tools, none that edits files, each documented', async (context) => {
+    const { open } = mcpHarness(context);
     const { client } = await open(TEST_PROTOCOL, 'producer', { approver: 'Ada' });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -95,7 +107,8 @@ describe('snodo serve (in-memory transport)', () => {
     expect(JSON.stringify(status?.inputSchema)).toContain('^j_[0-9a-z]{6,32}$');
   });
 
-  it('offers a mode without edit or dispatch no run tool, and approval only with an approver', async () => {
+  it('offers a mode without edit or dispatch no run tool, and approval only with an approver', async (context) => {
+    const { open } = mcpHarness(context);
     const { client } = await open(TWO_MODES, 'reviewer');
     const names = await toolNames(client);
     expect(names).not.toContain('snodo_run_task');
@@ -113,7 +126,8 @@ describe('snodo serve (in-memory transport)', () => {
     expect(approving.tools.map((tool) => tool.name)).toContain('snodo_task_reject');
   });
 
-  it('runs a job that returns its id at once, followed to the end, its diff read, every call audited with the client', async () => {
+  it('runs a job that returns its id at once, followed to the end, its diff read, every call audited with the client', async (context) => {
+    const { open, fixture } = mcpHarness(context);
     const { client, session } = await open(TEST_PROTOCOL, 'producer');
     const started = await callOk(client, 'snodo_run_task', { task: 'Add a CONTRIBUTING.md', mock: true });
     expect(started).toMatchObject({ status: 'running', mode: 'producer' });
@@ -138,12 +152,12 @@ describe('snodo serve (in-memory transport)', () => {
     expect(JSON.parse(String((head.contents[0] as { text: string }).text))).toMatchObject({ verified: true });
 
     const calls = (
-      await readRepositoryAudit({ cwd: fixture!.root, env: fixture!.env, homeDirectory: fixture!.home })
+      await readRepositoryAudit({ cwd: fixture().root, env: fixture().env, homeDirectory: fixture().home })
     )
       .filter((event) => event.type === 'mcp-tool-call')
       .map((event) => event.data as Record<string, unknown>);
     const jobStart = (
-      await readRepositoryAudit({ cwd: fixture!.root, env: fixture!.env, homeDirectory: fixture!.home })
+      await readRepositoryAudit({ cwd: fixture().root, env: fixture().env, homeDirectory: fixture().home })
     ).find((event) => event.type === 'job-start');
     expect(jobStart?.actor).toBe('mcp:test-host');
     expect(calls[0]).toMatchObject({
@@ -165,7 +179,8 @@ describe('snodo serve (in-memory transport)', () => {
     );
   });
 
-  it('plans without running, lists coders and validates the protocol, creating no job', async () => {
+  it('plans without running, lists coders and validates the protocol, creating no job', async (context) => {
+    const { open } = mcpHarness(context);
     const { client } = await open(TEST_PROTOCOL, 'producer');
     const { plan } = (await callOk(client, 'snodo_dry_run', {
       task: 'Add a CONTRIBUTING.md',
@@ -199,16 +214,17 @@ describe('snodo serve (in-memory transport)', () => {
     expect((await callOk(client, 'snodo_task_list')).jobs).toEqual([]);
   });
 
-  it('refuses bad input before a job exists, with the typed error, and audits the refusal', async () => {
+  it('refuses bad input before a job exists, with the typed error, and audits the refusal', async (context) => {
+    const { open, fixture } = mcpHarness(context);
     const { client } = await open(TEST_PROTOCOL, 'producer');
     const result = await client.callTool({ name: 'snodo_run_task', arguments: { task: '   ', mock: true } });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ code: 'TASK_EMPTY', exitCode: 2 });
     expect((await callOk(client, 'snodo_task_list')).jobs).toEqual([]);
     const events = await readRepositoryAudit({
-      cwd: fixture!.root,
-      env: fixture!.env,
-      homeDirectory: fixture!.home,
+      cwd: fixture().root,
+      env: fixture().env,
+      homeDirectory: fixture().home,
     });
     expect(events.find((event) => event.type === 'mcp-tool-call')?.data).toMatchObject({
       tool: 'snodo_run_task',
@@ -217,7 +233,8 @@ describe('snodo serve (in-memory transport)', () => {
     });
   });
 
-  it('never lets a session approve or reject the job it started; another session asks the human first', async () => {
+  it('never lets a session approve or reject the job it started; another session asks the human first', async (context) => {
+    const { open } = mcpHarness(context);
     const first = await open(RUN_AND_MERGE, 'producer', { approver: 'Ada' });
     const started = await callOk(first.client, 'snodo_run_task', {
       task: 'Add a doubtful file',
@@ -252,9 +269,10 @@ describe('snodo serve (in-memory transport)', () => {
     expect(JSON.stringify(show.job)).toContain('"by":"Ada"');
   });
 
-  it('rejects, as the approver, a job a human started, when the client cannot ask (no elicitation)', async () => {
+  it('rejects, as the approver, a job a human started, when the client cannot ask (no elicitation)', async (context) => {
+    const { open, fixture } = mcpHarness(context);
     const { client } = await open(RUN_AND_MERGE, 'producer', { approver: 'Ada' });
-    const run = await fixture!.snodo(['run', 'Add a doubtful file', '--mock', '-m', 'mock/warn', '--json']);
+    const run = await fixture().snodo(['run', 'Add a doubtful file', '--mock', '-m', 'mock/warn', '--json']);
     expect(run.exitCode, run.all).toBe(1);
     const jobId = String((JSON.parse(run.stdout) as { jobId: string }).jobId);
     const rejected = await callOk(client, 'snodo_task_reject', { job_id: jobId, reason: 'not this way' });
@@ -265,7 +283,8 @@ describe('snodo serve (in-memory transport)', () => {
     expect(transcript.contents[0]).toMatchObject({ mimeType: 'text/plain' });
   });
 
-  it('has no approval tools without --approver: a call to one is refused by the protocol', async () => {
+  it('has no approval tools without --approver: a call to one is refused by the protocol', async (context) => {
+    const { open } = mcpHarness(context);
     const { client } = await open(RUN_AND_MERGE, 'producer');
     expect(await toolNames(client)).not.toContain('snodo_task_approve');
     await expect(
