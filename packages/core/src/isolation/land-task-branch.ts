@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { commitTree } from '../git/commit-tree.js';
 import { compareAndSwapReference } from '../git/compare-and-swap-reference.js';
-import { currentBranch } from '../git/current-branch.js';
+import { type CurrentBranch, currentBranch } from '../git/current-branch.js';
 import { diffNameStatus } from '../git/diff-name-status.js';
 import { type GitIdentity, resolveGitIdentity } from '../git/git-identity.js';
 import { mergeTrees } from '../git/merge-trees.js';
@@ -63,6 +64,16 @@ export interface LandTaskBranchOptions {
    * snodo landing made during the job.
    */
   readonly checkBase?: (current: string) => Promise<LandTaskBranchResult | undefined>;
+  /**
+   * The paths `from..to` changes, as the caller already knows them (the post-execute gates' diff of
+   * `baseCommit..task`; both sides of a rename): used for the checkout checks instead of a `git diff` when
+   * the landing moves the base exactly from `from` to `to` (a fast-forward of an unmoved base).
+   */
+  readonly knownChangedPaths?: {
+    readonly from: string;
+    readonly to: string;
+    readonly paths: readonly string[];
+  };
   /** @internal Test seam: runs inside the lock right before the base ref is moved. */
   readonly testHooks?: { readonly beforeBaseUpdate?: (attempt: number) => void | Promise<void> };
 }
@@ -242,13 +253,14 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
           });
         }
 
-        const changed = await diffNameStatus({
-          cwd: repositoryRoot,
-          from: current,
-          to: next,
-          renames: false,
-        });
-        const changedPaths = new Set(changed.map((entry) => entry.path));
+        const known = options.knownChangedPaths;
+        const changedPaths = new Set(
+          known?.from === current && known.to === next
+            ? known.paths
+            : (await diffNameStatus({ cwd: repositoryRoot, from: current, to: next, renames: false })).map(
+                (entry) => entry.path,
+              ),
+        );
         const inspection = await inspectBaseCheckouts({
           repositoryRoot,
           gitCommonDirectory,
@@ -357,7 +369,9 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
  * Returns the commit the branch is at there.
  */
 async function assertTaskWorktreeReady(worktreePath: string, taskRef: string): Promise<string | undefined> {
-  const head = await currentBranch(worktreePath).catch(() => undefined);
+  const head =
+    (await headOnBranchFromFile(worktreePath, taskRef)) ??
+    (await currentBranch(worktreePath).catch(() => undefined));
   const headRef = head === undefined ? '' : head.detached ? 'detached' : head.ref;
   if (headRef !== taskRef) {
     throw new IsolationFailedError({
@@ -376,4 +390,27 @@ async function assertTaskWorktreeReady(worktreePath: string, taskRef: string): P
     });
   }
   return head?.commit;
+}
+
+/**
+ * The workspace's HEAD when its `.git/HEAD` file says it is on `taskRef` (how git's files backend stores
+ * it), with the branch's commit from the ref reader: no `rev-parse` process. Anything else (a linked
+ * worktree's `.git` file, a detached or other HEAD, a reftable repository's stub) is `undefined`, and git
+ * itself answers.
+ */
+async function headOnBranchFromFile(
+  worktreePath: string,
+  taskRef: string,
+): Promise<CurrentBranch | undefined> {
+  const headFile = path.join(worktreePath, '.git', 'HEAD');
+  try {
+    if (!lstatSync(path.join(worktreePath, '.git')).isDirectory() || !lstatSync(headFile).isFile())
+      return undefined;
+    if (readFileSync(headFile, 'utf8') !== `ref: ${taskRef}\n`) return undefined;
+  } catch {
+    return undefined;
+  }
+  const commit = await resolveCommit(worktreePath, taskRef);
+  if (commit === undefined) return undefined;
+  return { detached: false, name: taskRef.slice('refs/heads/'.length), ref: taskRef, commit };
 }

@@ -4,7 +4,7 @@ import type { CoderPromptFinding } from '@snodo/coder-sdk';
 import { AuditTrail } from '../audit-trail/index.js';
 import { describeCrossing } from '../budget/index.js';
 import { EventChannel } from '../events/event-channel.js';
-import { classifyValidator, isRecoverable, loadDiffContext } from '../gates/index.js';
+import { classifyValidator, type DiffContext, isRecoverable, loadDiffContext } from '../gates/index.js';
 import { revParse } from '../git/index.js';
 import type { LandingStrategy, ResolvedBaseBranch } from '../isolation/index.js';
 import { createJob } from '../jobs/index.js';
@@ -362,7 +362,7 @@ export async function executeAndLand(
           `The post-execute gates took the job past its budget: it ${describeCrossing(over)}.`,
         );
       }
-      return land(run, workspace);
+      return land(run, workspace, undefined, diff);
     }
     lastHalt = endingFromDecision('post_execute', post.decision, post.verdicts);
     const recoverable = isRecoverable(post.verdicts, post.decision, {
@@ -387,6 +387,8 @@ export async function land(
   run: JobRun,
   workspace: RunWorkspace,
   strategy: LandingStrategy = run.options.mergeStrategy ?? run.context.protocol.execution.merge_strategy,
+  /** The post-execute gates' diff of this run, which spares landing a `git diff` of the same commits. */
+  diff?: DiffContext,
 ): Promise<JobEnding> {
   const firstLine =
     run.options.task
@@ -394,7 +396,12 @@ export async function land(
       .find((line) => line.trim() !== '')
       ?.trim() ?? 'task';
   const landing = await run.stage('land', () =>
-    landJob(run, { workspace, strategy, message: `snodo(${run.jobId}): ${firstLine.slice(0, 72)}` }),
+    landJob(run, {
+      workspace,
+      strategy,
+      message: `snodo(${run.jobId}): ${firstLine.slice(0, 72)}`,
+      ...(diff === undefined ? {} : { diff }),
+    }),
   );
   switch (landing.outcome) {
     case 'merged':

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { CHECKPOINT_TRAILER_KEY } from '@snodo/audit';
+import type { DiffContext } from '../gates/index.js';
 import {
   type LandingStrategy,
   type LandTaskBranchResult,
@@ -35,7 +36,13 @@ function trailerValue(trailerLine: string): string {
  */
 export async function landJob(
   run: JobRun,
-  options: { workspace: RunWorkspace; strategy: LandingStrategy; message: string },
+  options: {
+    workspace: RunWorkspace;
+    strategy: LandingStrategy;
+    message: string;
+    /** The post-execute gates' diff (`baseCommit..task`), when this run just read it. */
+    diff?: Pick<DiffContext, 'baseCommit' | 'headCommit' | 'files'>;
+  },
 ): Promise<LandingRecord> {
   const { workspace, strategy } = options;
   const { repositoryRoot, worktreesDirectory } = run.context;
@@ -69,6 +76,18 @@ export async function landJob(
     strategy,
     jobId: run.jobId,
     message: options.message,
+    ...(options.diff === undefined
+      ? {}
+      : {
+          knownChangedPaths: {
+            from: options.diff.baseCommit,
+            to: options.diff.headCommit,
+            // Both sides of a rename: what `git diff --no-renames` of the same commits lists.
+            paths: options.diff.files.flatMap((file) =>
+              file.previousPath === undefined ? [file.path] : [file.path, file.previousPath],
+            ),
+          },
+        }),
     onLockWait: (wait) =>
       run.note('info', `Waiting for the lock on ${wait.purpose}: held by ${wait.holderText}.`),
     trailers: { 'Snodo-Job': run.jobId, [CHECKPOINT_TRAILER_KEY]: trailerValue(trailer) },
