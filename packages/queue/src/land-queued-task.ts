@@ -66,10 +66,19 @@ export async function landQueuedTask(
       const car = landed.cars[index + 1];
       if (car === undefined || !car.settled) continue;
       log(rider.data.jobId, describe(car.result));
-      await rider.updateData({
-        ...rider.data,
-        landedInTrain: { trainId: landed.trainId, workerId: context.workerId, result: car.result },
-      });
+      // Not recorded (the job was removed meanwhile, the queue hiccupped): taking it lands it on its own,
+      // which finds it already in the base.
+      await rider
+        .updateData({
+          ...rider.data,
+          landedInTrain: { trainId: landed.trainId, workerId: context.workerId, result: car.result },
+        })
+        .catch((error: unknown) =>
+          log(
+            rider.data.jobId,
+            `could not record the train's outcome: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
     }
     const [own] = landed.cars;
     if (own === undefined) throw new Error(`the landing train of ${data.jobId} returned no result for it`);
