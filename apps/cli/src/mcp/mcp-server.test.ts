@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { openProject, type ProtocolMode, readRepositoryAudit } from '@snodo/core';
+import { readRepositoryAudit } from '@snodo/core';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { builtInCoders } from '../coders/built-in-coders.js';
+import { servedMode } from '../commands/serve/serve-action.js';
 import { type CliFixture, createCliFixture, TEST_PROTOCOL } from '../testing/cli-fixture.js';
 import { createJobStarter, type JobStarter } from './start-governed-job.js';
 import { callOk, connectTestClient, fixtureContext, waitForJob } from './testing/mcp-test-client.js';
@@ -20,19 +20,6 @@ const RUN_AND_MERGE = TEST_PROTOCOL.replace(
   'tools: [edit, dispatch]',
   'tools: [edit, dispatch, merge]',
 ).replace('  - validator_id: task-review\n', '  - validator_id: task-review\n    model: mock/pass\n');
-
-async function modeOf(fixture: CliFixture, modeId: string): Promise<ProtocolMode> {
-  const project = await openProject({
-    cwd: fixture.root,
-    env: fixture.env,
-    homeDirectory: fixture.home,
-    coders: builtInCoders,
-  });
-  if (project.protocol.state !== 'loaded') throw project.protocol.error;
-  const mode = project.protocol.protocol.modes.find((candidate) => candidate.mode_id === modeId);
-  if (mode === undefined) throw new Error(`no mode ${modeId}`);
-  return mode;
-}
 
 async function toolNames(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((tool) => tool.name);
@@ -62,7 +49,8 @@ function mcpHarness(context: TestContext) {
     jobs ??= createJobStarter(toolContext);
     const connected = await connectTestClient({
       context: toolContext,
-      mode: await modeOf(fixture, modeId),
+      // The mode as `snodo serve --mode` resolves it.
+      mode: await servedMode(toolContext, modeId),
       jobs,
       ...options,
     });

@@ -42,7 +42,7 @@ function signalled(): Promise<void> {
  * Refuses to serve what no run could use: outside a repository, without a protocol or with an invalid one
  * (core's typed error, naming the fix), or a mode the protocol does not have. Returns the mode served.
  */
-async function servedMode(context: CliContext, requested: string | undefined): Promise<ProtocolMode> {
+export async function servedMode(context: CliContext, requested: string | undefined): Promise<ProtocolMode> {
   const project = await openProject({
     cwd: context.cwd,
     env: context.env,
