@@ -117,19 +117,27 @@ export function overlappingPaths(dirtyPaths: readonly string[], changedPaths: re
  * keeps unrelated staged and unstaged changes as they are. Never stash, never reset.
  */
 export async function advanceCheckout(checkoutPath: string, from: string, to: string): Promise<void> {
-  // NOTE: read-tree -m trusts the index's stat data; a file touched without a content change would look
-  // modified and make it refuse, so refresh the stat data first (it never changes content or staging).
-  await git(['update-index', '-q', '--ignore-submodules', '--refresh'], {
-    cwd: checkoutPath,
-    allowFailure: true,
-  });
+  let refreshed = false;
   for (let attempt = 1; ; attempt++) {
     try {
       await git(['read-tree', '-m', '-u', from, to], { cwd: checkoutPath });
       return;
     } catch (error) {
+      const stderr = GitCommandError.isInstance(error) ? error.stderr : '';
+      // NOTE: read-tree -m trusts the index's stat data: a file touched without a content change looks
+      // modified and makes it refuse ("not uptodate"), having checked everything before writing anything.
+      // Only then is the stat data refreshed (never content or staging) and the same read-tree tried again,
+      // which spares the refresh's process on every landing whose checkout is fresh.
+      if (!refreshed && stderr.includes('not uptodate')) {
+        refreshed = true;
+        await git(['update-index', '-q', '--ignore-submodules', '--refresh'], {
+          cwd: checkoutPath,
+          allowFailure: true,
+        });
+        continue;
+      }
       // An editor or IDE polling git holds index.lock for a moment: wait a little and try again.
-      const busy = GitCommandError.isInstance(error) && error.stderr.includes('index.lock');
+      const busy = stderr.includes('index.lock');
       if (!busy || attempt >= 5) throw error;
       await sleep(100 * attempt);
     }
