@@ -20,11 +20,43 @@ export async function gitProbe(cwd: string, args: readonly string[]): Promise<st
  * the same clone at once would race on its refs and packed-refs lock.
  */
 export class CloneLock {
-  #tail: Promise<unknown> = Promise.resolve();
+  #held = false;
+  readonly #waiting: Array<() => void> = [];
 
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.#tail.then(work, work);
-    this.#tail = next.catch(() => undefined);
-    return next;
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    await this.#acquire();
+    try {
+      return await work();
+    } finally {
+      this.#release();
+    }
+  }
+
+  /**
+   * Inside `run`: lets the clone's other git work go on while `work` only reads the clone (a landing's
+   * re-check in a workspace of its own), then takes the lock back before the caller touches refs again.
+   */
+  async released<T>(work: () => Promise<T>): Promise<T> {
+    this.#release();
+    try {
+      return await work();
+    } finally {
+      await this.#acquire();
+    }
+  }
+
+  #acquire(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    // The lock passes straight to the next waiter, so nobody can slip in between.
+    if (next === undefined) this.#held = false;
+    else next();
   }
 }

@@ -126,20 +126,24 @@ function recheckOf(
         `${leader.data.base} moved to ${base.slice(0, 12)}: re-running the ${mode} mode's command gates` +
           (jobIds.length > 1 ? ` on the train of ${jobIds.length}` : ''),
       );
-      const verdict = await recheckCommandGates({
-        clone: context.clone,
-        snodoHome: context.snodoHome,
-        mode,
-        // The workspace is named after the first car; no built-in constraint reads the task text.
-        jobId: first,
-        task: jobIds.map((jobId) => byJob.get(jobId)?.task ?? '').join('\n\n'),
-        env: context.env,
-        homeDirectory: context.homeDirectory ?? homedir(),
-        baseName: leader.data.base,
-        signal,
-        commit,
-        base,
-      });
+      // The re-check reads the clone (objects, the base's protocol) and works in its own workspace: the
+      // worker's task jobs may fetch and push meanwhile; the lock is back before the train touches refs.
+      const verdict = await context.cloneLock.released(() =>
+        recheckCommandGates({
+          clone: context.clone,
+          snodoHome: context.snodoHome,
+          mode,
+          // The workspace is named after the first car; no built-in constraint reads the task text.
+          jobId: first,
+          task: jobIds.map((jobId) => byJob.get(jobId)?.task ?? '').join('\n\n'),
+          env: context.env,
+          homeDirectory: context.homeDirectory ?? homedir(),
+          baseName: leader.data.base,
+          signal,
+          commit,
+          base,
+        }),
+      );
       log(first, verdict.ok ? 're-check passed' : `re-check failed: ${verdict.reason}`);
       return verdict;
     },
