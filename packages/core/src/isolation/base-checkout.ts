@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { git } from '../git/git.js';
 import { GitCommandError } from '../git/git-command-error.js';
-import { listWorktrees } from '../git/list-worktrees.js';
+import { listWorktrees, type WorktreeEntry } from '../git/list-worktrees.js';
 import { findGitDirectory } from '../git/repository-paths.js';
 import { type StatusEntry, workingTreeStatus } from '../git/working-tree-status.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
@@ -45,7 +45,7 @@ export async function inspectBaseCheckouts(options: {
   gitCommonDirectory: string;
   baseRef: string;
   changedPaths: readonly string[];
-}): Promise<{ checkouts: BaseCheckout[]; deferral?: BaseCheckoutDeferral }> {
+}): Promise<{ checkouts: BaseCheckout[]; deferral?: BaseCheckoutDeferral; worktrees?: WorktreeEntry[] }> {
   const rebasing = await findRebaseOf(options.gitCommonDirectory, options.baseRef);
   if (rebasing !== undefined) {
     return {
@@ -80,7 +80,7 @@ export async function inspectBaseCheckouts(options: {
     }
     checkouts.push({ path: worktree.path, statusBefore });
   }
-  return { checkouts };
+  return { checkouts, worktrees };
 }
 
 /**

@@ -5,6 +5,7 @@ import { compareAndSwapReference } from '../git/compare-and-swap-reference.js';
 import { type CurrentBranch, currentBranch } from '../git/current-branch.js';
 import { diffNameStatus } from '../git/diff-name-status.js';
 import { type GitIdentity, resolveGitIdentity } from '../git/git-identity.js';
+import type { WorktreeEntry } from '../git/list-worktrees.js';
 import { mergeTrees } from '../git/merge-trees.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
 import { relateCommits, resolveCommit, resolveCommits, revParse } from '../git/rev-parse.js';
@@ -100,6 +101,12 @@ export interface LandTaskBranchResult {
   readonly foreignCommits?: readonly { readonly commit: string; readonly subject: string }[];
   /** `merged`: checkouts of the base whose files were brought up to date. */
   readonly updatedCheckouts?: readonly string[];
+  /**
+   * `merged` after moving the base: the repository's worktrees as read under the merge lock just before,
+   * for the workspace removal that follows (`removeTaskWorkspace`'s `worktrees`) so it need not list them
+   * again. Moving the base changes none of the paths or branch names it holds.
+   */
+  readonly worktrees?: readonly WorktreeEntry[];
 }
 
 /** How often a base that moves under us (the user committing) is re-read before giving up. */
@@ -327,7 +334,11 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
         return merged(
           next,
           current,
-          { fastForward: fastForward && options.strategy !== 'squash', updatedCheckouts: updated.paths },
+          {
+            fastForward: fastForward && options.strategy !== 'squash',
+            updatedCheckouts: updated.paths,
+            ...(inspection.worktrees === undefined ? {} : { worktrees: inspection.worktrees }),
+          },
           `Landed ${options.branch} on ${baseName} at ${next.slice(0, 12)}.`,
         );
       }

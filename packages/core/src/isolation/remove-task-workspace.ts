@@ -29,6 +29,11 @@ export interface RemoveTaskWorkspaceOptions {
    * overrides a foreign lock or ownership.
    */
   readonly force?: boolean;
+  /**
+   * The repository's worktrees as the caller read them moments ago (a landing, under the merge lock):
+   * used instead of a second `git worktree list`. Only paths and branch names are read from them.
+   */
+  readonly worktrees?: readonly WorktreeEntry[] | undefined;
 }
 
 /** What `removeTaskWorkspace` did. */
@@ -68,10 +73,14 @@ export async function removeTaskWorkspace(
     throw foreign(`the path is not under snodo's worktrees directory ${worktreesDirectory}`);
   }
 
-  const worktrees = await listWorktrees(repositoryRoot);
-  const entry = worktrees.find(
-    (worktree) => !worktree.isMain && canonicalPath(worktree.path) === worktreePath,
-  );
+  const isEntry = (worktree: WorktreeEntry) =>
+    !worktree.isMain && canonicalPath(worktree.path) === worktreePath;
+  // A linked worktree (an earlier snodo's layout) is removed by its lock state: that is read afresh.
+  const worktrees =
+    options.worktrees !== undefined && !options.worktrees.some(isEntry)
+      ? options.worktrees
+      : await listWorktrees(repositoryRoot);
+  const entry = worktrees.find(isEntry);
   const marker = entry === undefined ? readWorkspaceMarker(worktreePath) : undefined;
   let worktreeRemoved = false;
   let worktreeKeptReason: RemoveTaskWorkspaceResult['worktreeKeptReason'];

@@ -133,6 +133,7 @@ export async function landJob(
         worktreePath: workspace.worktreePath,
         branch: workspace.branch,
         baseRef: workspace.baseRef,
+        worktrees: landed.worktrees,
       });
       worktreeRemoved = removed.worktreeRemoved || !existsSync(workspace.worktreePath);
     } catch (error) {
