@@ -10,6 +10,7 @@ import {
 } from '../../json/audit-json-schemas.js';
 import { runResultJsonSchema } from '../../json/run-result-json-schema.js';
 import { type CliFixture, createCliFixture, parseJson } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 describe('snodo audit', () => {
   let fixture: CliFixture | undefined;
@@ -21,22 +22,24 @@ describe('snodo audit', () => {
     expect(run.exitCode, run.all).toBe(0);
     const { jobId, mergeCommit } = runResultJsonSchema.parse(JSON.parse(run.stdout));
 
-    const verify = auditVerifyJsonSchema.parse(parseJson(await fixture.snodo(['audit', 'verify', '--json'])));
+    const verify = auditVerifyJsonSchema.parse(
+      parseJson(await snodoInProcess(fixture, ['audit', 'verify', '--json'])),
+    );
     expect(verify.result.ok).toBe(true);
     expect(verify.result.checkpointsVerified).toBeGreaterThan(0);
     expect(verify.checkpoints.ref).toBeGreaterThan(0);
 
     const events = auditEventsJsonSchema.parse(
-      parseJson(await fixture.snodo(['audit', 'show', '--job', jobId, '--json'])),
+      parseJson(await snodoInProcess(fixture, ['audit', 'show', '--job', jobId, '--json'])),
     );
     expect(events.every((event) => event.job === jobId)).toBe(true);
     expect(events.map((event) => event.type)).toEqual(
       expect.arrayContaining(['job-start', 'coder-resolve', 'merge-end']),
     );
-    const show = await fixture.snodo(['audit', 'show']);
+    const show = await snodoInProcess(fixture, ['audit', 'show']);
     expect(show.stdout).toMatch(/^\s+0 \S+ log-create/m);
 
-    const exported = await fixture.snodo(['audit', 'export', '--job', jobId]);
+    const exported = await snodoInProcess(fixture, ['audit', 'export', '--job', jobId]);
     expect(exported.exitCode, exported.all).toBe(0);
     const envelope = dsseEnvelopeJsonSchema.parse(JSON.parse(exported.stdout));
     const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as {
@@ -50,7 +53,7 @@ describe('snodo audit', () => {
     const index = lines.findIndex((line) => line.includes('"type":"job-start"'));
     lines[index] = (lines[index] ?? '').replace('Add an audited file', 'Add a harmless file');
     writeFileSync(logPath, lines.join('\n'));
-    const broken = await fixture.snodo(['audit', 'verify']);
+    const broken = await snodoInProcess(fixture, ['audit', 'verify']);
     expect(broken.exitCode, broken.all).toBe(1);
     expect(broken.stdout).toContain(`line ${index + 1}`);
     expect(broken.stdout).toContain('E_HASH');
@@ -58,7 +61,7 @@ describe('snodo audit', () => {
 
   it('explains that there is no audit log before the first run (exit 2)', async () => {
     fixture = createCliFixture();
-    const verify = await fixture.snodo(['audit', 'verify']);
+    const verify = await snodoInProcess(fixture, ['audit', 'verify']);
     expect(verify.exitCode).toBe(2);
     expect(verify.stderr).toContain('There is no audit log');
     expect(verify.stderr).toContain('snodo run');
@@ -66,7 +69,7 @@ describe('snodo audit', () => {
 
   it('requires --job for export (a usage error, exit 2)', async () => {
     fixture = createCliFixture();
-    const exported = await fixture.snodo(['audit', 'export']);
+    const exported = await snodoInProcess(fixture, ['audit', 'export']);
     expect(exported.exitCode).toBe(2);
     expect(exported.stderr).toContain("required option '--job <id>' not specified");
   });
@@ -77,11 +80,13 @@ describe('snodo audit', () => {
     fixture = createCliFixture();
     expect((await fixture.snodo(['run', 'First', '--mock'])).exitCode).toBe(0);
     rmSync(join(fixture.root, '.snodo', 'audit.log'));
-    const verify = await fixture.snodo(['audit', 'verify']);
+    const verify = await snodoInProcess(fixture, ['audit', 'verify']);
     expect(verify.exitCode, verify.all).toBe(1);
     expect(verify.stdout).toContain('E_LOG_MISSING');
     expect(verify.stdout).toContain('snodo audit reset --reason');
-    const json = auditVerifyJsonSchema.parse(parseJson(await fixture.snodo(['audit', 'verify', '--json'])));
+    const json = auditVerifyJsonSchema.parse(
+      parseJson(await snodoInProcess(fixture, ['audit', 'verify', '--json'])),
+    );
     expect(json).toMatchObject({
       logExists: false,
       result: { ok: false, failure: { code: 'E_LOG_MISSING' } },
@@ -105,7 +110,7 @@ describe('snodo audit', () => {
     expect(run.exitCode, run.all).toBe(1);
     expect(run.stderr).toContain('behind its newest signed checkpoint');
     expect(readdirSync(join(fixture.root, '.snodo', 'jobs'))).toHaveLength(1);
-    const verify = await fixture.snodo(['audit', 'verify']);
+    const verify = await snodoInProcess(fixture, ['audit', 'verify']);
     expect(verify.exitCode).toBe(1);
     expect(verify.stdout).toContain('E_TRUNCATED');
 
@@ -113,7 +118,7 @@ describe('snodo audit', () => {
     rmSync(logPath);
     const fresh = await openAuditLog(logPath, { repository: { path: fixture.root } });
     await fresh.close();
-    const replaced = await fixture.snodo(['audit', 'verify']);
+    const replaced = await snodoInProcess(fixture, ['audit', 'verify']);
     expect(replaced.exitCode).toBe(1);
     expect(replaced.stdout).toContain('E_LOG_REPLACED');
     const refused = await fixture.snodo(['run', 'Third', '--mock']);
@@ -140,7 +145,7 @@ describe('snodo audit', () => {
     expect(reset.stdout).toContain('newest signed checkpoint');
     const run = await fixture.snodo(['run', 'After the reset', '--mock']);
     expect(run.exitCode, run.all).toBe(0);
-    const verify = await fixture.snodo(['audit', 'verify']);
+    const verify = await snodoInProcess(fixture, ['audit', 'verify']);
     expect(verify.exitCode, verify.all).toBe(0);
     expect(verify.stdout).toContain('intact');
     expect(verify.stdout).toContain('earlier logs (signed resets)');
@@ -150,7 +155,7 @@ describe('snodo audit', () => {
     );
     expect(again.previous.source).toBe('log');
     expect(again.archivedAs).toContain(`audit.${again.previous.log_id}.log`);
-    expect((await fixture.snodo(['audit', 'verify'])).exitCode).toBe(0);
+    expect((await snodoInProcess(fixture, ['audit', 'verify'])).exitCode).toBe(0);
     expect(fixture.git(['status', '--porcelain'])).toBe('');
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 describe('snodo audit show', () => {
   let fixture: CliFixture;
@@ -11,7 +12,7 @@ describe('snodo audit show', () => {
     expect(run.exitCode, run.all).toBe(1);
     const landed = await fixture.snodo(['run', 'Add a file', '--mock']);
     expect(landed.exitCode, landed.all).toBe(0);
-    const show = await fixture.snodo(['audit', 'show']);
+    const show = await snodoInProcess(fixture, ['audit', 'show']);
     expect(show.exitCode, show.all).toBe(0);
     lines = show.stdout.split('\n');
   }, 120_000);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { codersJsonSchema } from '../../json/coder-status-json-schema.js';
 import { doctorJsonSchema } from '../../json/environment-json-schemas.js';
 import { type CliFixture, createCliFixture, parseJson } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 describe('snodo coders and snodo doctor', () => {
   let fixture: CliFixture | undefined;
@@ -15,7 +16,7 @@ describe('snodo coders and snodo doctor', () => {
     fixture.writeConfig(
       'model: mock/pass\ncoders:\n  ghost:\n    command: ["snodo-ghost-cli", "{prompt}"]\n',
     );
-    const coders = await fixture.snodo(['coders']);
+    const coders = await snodoInProcess(fixture, ['coders']);
     expect(coders.exitCode, coders.all).toBe(0);
     expect(coders.stdout).toMatch(/litellm \(default\)\s+engine-managed\s+yes/);
     expect(coders.stdout).toMatch(/mock\s+engine-managed\s+yes\s+-\s+not-needed\s+-\s+yes/);
@@ -25,7 +26,7 @@ describe('snodo coders and snodo doctor', () => {
     expect(coders.stdout).toMatch(/^sandbox: (bubblewrap .* run contained|none here: .+)$/m);
     expect(coders.stdout).toContain('coders.ghost.binary');
 
-    const json = codersJsonSchema.parse(parseJson(await fixture.snodo(['coders', '--json'])));
+    const json = codersJsonSchema.parse(parseJson(await snodoInProcess(fixture, ['coders', '--json'])));
     const readiness = Object.fromEntries(json.coders.map((coder) => [coder.id, coder.ready]));
     expect(Object.keys(readiness)).toEqual([
       'mock',
@@ -49,7 +50,7 @@ describe('snodo coders and snodo doctor', () => {
 
   it('works outside a repository too', async () => {
     fixture = createCliFixture({ git: false });
-    const coders = await fixture.snodo(['coders'], { cwd: fixture.home });
+    const coders = await snodoInProcess(fixture, ['coders'], { cwd: fixture.home });
     expect(coders.exitCode, coders.all).toBe(0);
     expect(coders.stdout).toContain('litellm (default)');
   });
@@ -57,7 +58,9 @@ describe('snodo coders and snodo doctor', () => {
   it('doctor exits 0 when a run can work here, naming provider keys found without their values', async () => {
     fixture = createCliFixture();
     fixture.writeConfig('model: mock/pass\n');
-    const doctor = await fixture.snodo(['doctor'], { env: { ANTHROPIC_API_KEY: 'sk-ant-secret-value-123' } });
+    const doctor = await snodoInProcess(fixture, ['doctor'], {
+      env: { ANTHROPIC_API_KEY: 'sk-ant-secret-value-123' },
+    });
     expect(doctor.exitCode, doctor.all).toBe(0);
     expect(doctor.stdout).toMatch(/✔\s+git\s+\d+\.\d+/);
     expect(doctor.stdout).toMatch(/✔\s+protocol\s+\.snodo\/protocol\.yml \(test, 1 mode\(s\)\)/);
@@ -71,11 +74,11 @@ describe('snodo coders and snodo doctor', () => {
   it('doctor says whether the sandbox works here, and fails only when the protocol requires one', async () => {
     fixture = createCliFixture();
     fixture.writeConfig('model: mock/pass\n');
-    const here = await fixture.snodo(['doctor', '--json']);
+    const here = await snodoInProcess(fixture, ['doctor', '--json']);
     const sandbox = doctorJsonSchema.parse(parseJson(here)).checks.find((check) => check.name === 'sandbox');
     expect(sandbox?.status === 'ok' ? sandbox.detail : sandbox?.status).toMatch(/bubblewrap .*auto|warn/);
     const missing = { SNODO_SANDBOX_EXECUTABLE: '/nonexistent/bwrap' };
-    const auto = await fixture.snodo(['doctor'], { env: missing });
+    const auto = await snodoInProcess(fixture, ['doctor'], { env: missing });
     expect(auto.exitCode, auto.all).toBe(0);
     expect(auto.stdout).toMatch(/!\s+sandbox\s+none \(auto\): bubblewrap is not at the configured path/);
     fixture.write(
@@ -85,14 +88,14 @@ describe('snodo coders and snodo doctor', () => {
         'execution:\n  sandbox: required\n',
       ),
     );
-    const required = await fixture.snodo(['doctor'], { env: missing });
+    const required = await snodoInProcess(fixture, ['doctor'], { env: missing });
     expect(required.exitCode, required.all).toBe(1);
     expect(required.stdout).toMatch(/✘\s+sandbox\s+none \(required\)/);
   });
 
   it('doctor exits 1 with a fix per problem when there is no protocol', async () => {
     fixture = createCliFixture({ protocol: false });
-    const doctor = await fixture.snodo(['doctor', '--json']);
+    const doctor = await snodoInProcess(fixture, ['doctor', '--json']);
     expect(doctor.exitCode, doctor.all).toBe(1);
     const report = doctorJsonSchema.parse(JSON.parse(doctor.stdout));
     expect(report.ok).toBe(false);

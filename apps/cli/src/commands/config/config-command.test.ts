@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configShowJsonSchema } from '../../json/environment-json-schemas.js';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 import { loadedModules } from '../../testing/loaded-modules.js';
 
+// Adding a key (its 0600 file, from argv and from stdin) and the start-up check go through the built binary;
+// the other commands only read or write config.yml and run in process (testing/in-process-cli.ts).
 describe('snodo config', () => {
   let fixture: CliFixture | undefined;
   afterEach(() => fixture?.cleanup());
@@ -18,20 +21,20 @@ describe('snodo config', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readFileSync(path, 'utf8')).toContain(key);
 
-    const show = await fixture.snodo(['config', 'show']);
+    const show = await snodoInProcess(fixture, ['config', 'show']);
     expect(show.exitCode, show.all).toBe(0);
     expect(show.stdout).toContain('sk-a…0123');
     expect(show.stdout).not.toContain(key);
 
     const json = configShowJsonSchema.parse(
-      JSON.parse((await fixture.snodo(['config', 'show', '--json'])).stdout),
+      JSON.parse((await snodoInProcess(fixture, ['config', 'show', '--json'])).stdout),
     );
     expect(JSON.stringify(json.config)).not.toContain(key);
 
-    const get = await fixture.snodo(['config', 'get', 'providers.anthropic.api_key']);
+    const get = await snodoInProcess(fixture, ['config', 'get', 'providers.anthropic.api_key']);
     expect(get.stdout.trim()).toBe('sk-a…0123');
 
-    const remove = await fixture.snodo(['config', 'remove', 'anthropic']);
+    const remove = await snodoInProcess(fixture, ['config', 'remove', 'anthropic']);
     expect(remove.exitCode).toBe(0);
     expect(readFileSync(path, 'utf8')).not.toContain(key);
   });
@@ -50,19 +53,22 @@ describe('snodo config', () => {
   it('sets, gets and unsets a value, and prints the path', async () => {
     fixture = createCliFixture();
     expect(
-      (await fixture.snodo(['config', 'set', 'llm.validator.model', 'anthropic/claude-sonnet-4-5'])).exitCode,
+      (await snodoInProcess(fixture, ['config', 'set', 'llm.validator.model', 'anthropic/claude-sonnet-4-5']))
+        .exitCode,
     ).toBe(0);
-    const get = await fixture.snodo(['config', 'get', 'llm.validator.model']);
+    const get = await snodoInProcess(fixture, ['config', 'get', 'llm.validator.model']);
     expect(get.stdout.trim()).toBe('anthropic/claude-sonnet-4-5');
-    expect((await fixture.snodo(['config', 'unset', 'llm.validator.model'])).exitCode).toBe(0);
-    expect((await fixture.snodo(['config', 'get', 'llm.validator.model'])).stdout).toContain('(not set)');
-    const path = await fixture.snodo(['config', 'path']);
+    expect((await snodoInProcess(fixture, ['config', 'unset', 'llm.validator.model'])).exitCode).toBe(0);
+    expect((await snodoInProcess(fixture, ['config', 'get', 'llm.validator.model'])).stdout).toContain(
+      '(not set)',
+    );
+    const path = await snodoInProcess(fixture, ['config', 'path']);
     expect(path.stdout.trim()).toBe(join(fixture.snodoHome, 'config.yml'));
   });
 
   it('refuses an unknown key with exit 2, listing the valid ones', async () => {
     fixture = createCliFixture();
-    const set = await fixture.snodo(['config', 'set', 'llm.judge.model', 'x/y']);
+    const set = await snodoInProcess(fixture, ['config', 'set', 'llm.judge.model', 'x/y']);
     expect(set.exitCode).toBe(2);
     expect(set.stderr).toContain('error: Cannot use config key `llm.judge.model`');
     expect(set.stderr).toContain('llm.validator.model');
@@ -71,7 +77,7 @@ describe('snodo config', () => {
   it('exits 2 and names the file and line of a broken config', async () => {
     fixture = createCliFixture();
     fixture.writeConfig('model: [unclosed\n');
-    const show = await fixture.snodo(['config', 'set', 'model', 'openai/gpt-4o']);
+    const show = await snodoInProcess(fixture, ['config', 'set', 'model', 'openai/gpt-4o']);
     expect(show.exitCode).toBe(2);
     expect(show.stderr).toMatch(/config\.yml:\d+:\d+/);
   });

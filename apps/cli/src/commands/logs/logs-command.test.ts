@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { taskListJsonSchema } from '../../json/job-json-schemas.js';
 import { type CliFixture, createCliFixture, parseJson } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 /** A coder declared in config as a command: a node script that prints lines and writes one file. */
 function declareTalkingCoder(fixture: CliFixture, delayMs: number): void {
@@ -31,7 +32,7 @@ describe('snodo logs', () => {
     declareTalkingCoder(fixture, 0);
     const run = await fixture.snodo(['run', 'Say something', '--coder', 'talker', '-m', 'mock/pass']);
     expect(run.exitCode, run.all).toBe(0);
-    const logs = await fixture.snodo(['logs', 'last']);
+    const logs = await snodoInProcess(fixture, ['logs', 'last']);
     expect(logs.exitCode, logs.all).toBe(0);
     expect(logs.stdout).toContain('talking coder: starting');
     expect(logs.stdout).toContain('talking coder: wrote talked.txt');
@@ -44,11 +45,14 @@ describe('snodo logs', () => {
     const jobs = join(fixture.root, '.snodo', 'jobs');
     // Wait until the coder has started, so `logs --follow` attaches to a running job.
     for (let tries = 0; tries < 200; tries += 1) {
-      const started = existsSync(jobs) && (await fixture.snodo(['logs', 'last'])).stdout.includes('starting');
+      const started =
+        existsSync(jobs) && (await snodoInProcess(fixture, ['logs', 'last'])).stdout.includes('starting');
       if (started) break;
       await sleep(50);
     }
-    const listed = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
+    const listed = taskListJsonSchema.parse(
+      parseJson(await snodoInProcess(fixture, ['task', 'list', '--json'])),
+    );
     expect(listed.jobs[0]?.status).toBe('running');
     const follow = await fixture.snodo(['logs', 'last', '--follow']);
     expect(follow.exitCode, follow.all).toBe(0);
@@ -60,7 +64,7 @@ describe('snodo logs', () => {
   it('says so when the coder wrote no transcript', async () => {
     fixture = createCliFixture();
     expect((await fixture.snodo(['run', 'Add a file', '--mock'])).exitCode).toBe(0);
-    const logs = await fixture.snodo(['logs', 'last']);
+    const logs = await snodoInProcess(fixture, ['logs', 'last']);
     expect(logs.exitCode).toBe(0);
     expect(logs.stdout).toBe('');
     expect(logs.stderr).toContain('no transcript: Mock coder wrote no output');

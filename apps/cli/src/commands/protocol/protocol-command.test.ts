@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { protocolValidationJsonSchema } from '../../json/environment-json-schemas.js';
 import { type CliFixture, createCliFixture, TEST_PROTOCOL } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 describe('snodo protocol validate', () => {
   let fixture: CliFixture | undefined;
@@ -8,7 +9,7 @@ describe('snodo protocol validate', () => {
 
   it('accepts a valid protocol (exit 0)', async () => {
     fixture = createCliFixture();
-    const validate = await fixture.snodo(['protocol', 'validate']);
+    const validate = await snodoInProcess(fixture, ['protocol', 'validate']);
     expect(validate.exitCode, validate.all).toBe(0);
     expect(validate.stdout).toContain('.snodo/protocol.yml is valid');
   });
@@ -22,13 +23,13 @@ describe('snodo protocol validate', () => {
         'validators: [task-review, sekurity, tests]',
       ).replace('initial_mode: producer', 'initial_mode: producer\nquorum: 2'),
     );
-    const validate = await fixture.snodo(['protocol', 'validate', 'other.yml']);
+    const validate = await snodoInProcess(fixture, ['protocol', 'validate', 'other.yml']);
     expect(validate.exitCode, validate.all).toBe(2);
     expect(validate.stdout).toMatch(/^other\.yml:4:1: warning: unknown key `quorum`/m);
     expect(validate.stdout).toMatch(/^other\.yml:9:31: .*sekurity/m);
     expect(validate.stdout).toContain('1 error(s), 1 warning(s)');
 
-    const json = await fixture.snodo(['protocol', 'validate', 'other.yml', '--json']);
+    const json = await snodoInProcess(fixture, ['protocol', 'validate', 'other.yml', '--json']);
     expect(json.exitCode).toBe(2);
     const report = protocolValidationJsonSchema.parse(JSON.parse(json.stdout));
     expect(report).toMatchObject({ valid: false, errors: 1, warnings: 1 });
@@ -38,8 +39,8 @@ describe('snodo protocol validate', () => {
   it('turns unknown keys into errors under --strict', async () => {
     fixture = createCliFixture();
     fixture.write('.snodo/protocol.yml', `${TEST_PROTOCOL}colour: blue\n`);
-    expect((await fixture.snodo(['protocol', 'validate'])).exitCode).toBe(0);
-    const strict = await fixture.snodo(['protocol', 'validate', '--strict']);
+    expect((await snodoInProcess(fixture, ['protocol', 'validate'])).exitCode).toBe(0);
+    const strict = await snodoInProcess(fixture, ['protocol', 'validate', '--strict']);
     expect(strict.exitCode).toBe(2);
     expect(strict.stdout).toMatch(/\.snodo\/protocol\.yml:\d+:1: .*colour/);
   });

@@ -5,6 +5,7 @@ import { dryRunPlanJsonSchema } from '../../json/dry-run-plan-json-schema.js';
 import { taskListJsonSchema } from '../../json/job-json-schemas.js';
 import { runResultJsonSchema } from '../../json/run-result-json-schema.js';
 import { type CliFixture, createCliFixture, parseJson, TEST_PROTOCOL } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 describe('snodo run', () => {
   let fixture: CliFixture | undefined;
@@ -38,13 +39,15 @@ describe('snodo run', () => {
     expect(jobId).not.toBe('');
     expect(run.stdout).toContain(`snodo task abandon ${jobId}`);
 
-    const list = await fixture.snodo(['task', 'list']);
+    const list = await snodoInProcess(fixture, ['task', 'list']);
     expect(list.exitCode, list.all).toBe(0);
     expect(list.stdout).toMatch(
       new RegExp(`${jobId}\\s+halted\\s+blocker\\s+\\S+\\s+Add a risky file\\s+snodo/${jobId}`),
     );
 
-    const listed = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
+    const listed = taskListJsonSchema.parse(
+      parseJson(await snodoInProcess(fixture, ['task', 'list', '--json'])),
+    );
     expect(listed.jobs).toEqual([expect.objectContaining({ jobId, status: 'halted', kept: true })]);
   });
 
@@ -88,7 +91,7 @@ execution:
     expect(fixture.git(['rev-parse', 'main'])).not.toBe(before);
     expect(fixture.git(['log', '-1', '--format=%s'])).toContain(halted.jobId);
 
-    const meta = await fixture.snodo(['meta', halted.jobId]);
+    const meta = await snodoInProcess(fixture, ['meta', halted.jobId]);
     expect(meta.stdout).toContain('approve by tester');
   });
 
@@ -273,7 +276,9 @@ disagreement_policy: unanimous
       expect(result.stderr).toContain('Cancelling');
       const jobs = readdirSync(join(fixture.root, '.snodo', 'jobs'));
       expect(jobs).toHaveLength(1);
-      const list = taskListJsonSchema.parse(parseJson(await fixture.snodo(['task', 'list', '--json'])));
+      const list = taskListJsonSchema.parse(
+        parseJson(await snodoInProcess(fixture, ['task', 'list', '--json'])),
+      );
       expect(list.jobs[0]).toMatchObject({ status: 'cancelled' });
       // The gate's process (the coder's, in other runs) was stopped with the run, not left behind.
       expect(await waitUntilNoProcessMatches('setTimeout(() => {}, 20000)')).toBe(true);
