@@ -4,6 +4,7 @@ import { probeSandbox } from '@snodo/coder-sdk';
 import { type FakeLlm, startFakeLlm } from '@snodo/conformance/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from './testing/cli-fixture.js';
+import { snodoInProcess } from './testing/in-process-cli.js';
 
 /**
  * Tier 2 through the command line (SPEC §10): the real coding CLIs pinned in the coder packages'
@@ -157,7 +158,9 @@ describe.skipIf(!live)(
         const result = JSON.parse(run.stdout) as { jobId: string; outcome: string };
         expect(result.outcome).toBe('merged');
         expect(fixture.git(['show', 'HEAD:hello.txt'])).toBe(`hello from ${coder.id}`);
-        const meta = JSON.parse((await fixture.snodo(['meta', result.jobId, '--json'], { env })).stdout) as {
+        const meta = JSON.parse(
+          (await snodoInProcess(fixture, ['meta', result.jobId, '--json'], { env })).stdout,
+        ) as {
           state: {
             usage: { coder?: { inputTokens: number; outputTokens: number } };
             coder: { id: string };
@@ -167,7 +170,7 @@ describe.skipIf(!live)(
         expect(meta.state.coder.id).toBe(coder.id);
         expect(meta.state.sandbox?.kind).toBe(sandboxHere ? 'bubblewrap' : 'none');
         expect(meta.state.usage.coder?.inputTokens).toBeGreaterThan(0);
-        const logs = await fixture.snodo(['logs', result.jobId], { env });
+        const logs = await snodoInProcess(fixture, ['logs', result.jobId], { env });
         expect(logs.exitCode, logs.all).toBe(0);
         expect(logs.stdout.length).toBeGreaterThan(0);
         expect(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { landOnRemote, registerWorkerKey } from '@snodo/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture, parseJson } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 import { auditVerifyRemoteJsonSchema } from './audit-verify-remote-json-schema.js';
 
 describe('snodo audit verify --remote', () => {
@@ -95,10 +96,10 @@ describe('snodo audit verify --remote', () => {
 
   it('refuses --base without --remote, and a remote that is not configured (exit 2)', async () => {
     fixture = createCliFixture();
-    const usage = await fixture.snodo(['audit', 'verify', '--base', 'main']);
+    const usage = await snodoInProcess(fixture, ['audit', 'verify', '--base', 'main']);
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).toContain('--remote');
-    const unknown = await fixture.snodo(['audit', 'verify', '--remote', 'nowhere']);
+    const unknown = await snodoInProcess(fixture, ['audit', 'verify', '--remote', 'nowhere']);
     expect(unknown.exitCode, unknown.all).toBe(2);
     expect(unknown.stderr).toContain('git remote add nowhere');
   });

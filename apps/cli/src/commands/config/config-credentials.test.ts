@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codersJsonSchema } from '../../json/coder-status-json-schema.js';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 const OPENCODE_EVENTS = join(
   import.meta.dirname,
@@ -72,7 +73,7 @@ describe('provider keys stored in config', () => {
     const env = { PATH: `${bin}:${fixture.env.PATH}`, ANTHROPIC_API_KEY: 'sk-ant-exported-0123456789' };
 
     const json = codersJsonSchema.parse(
-      JSON.parse((await fixture.snodo(['coders', '--json'], { env })).stdout),
+      JSON.parse((await snodoInProcess(fixture, ['coders', '--json'], { env })).stdout),
     );
     const source = (id: string) => json.coders.find((coder) => coder.id === id)?.credentialSource;
     expect(source('codex')).toEqual({
@@ -83,7 +84,7 @@ describe('provider keys stored in config', () => {
     });
     expect(source('claude-code')).toEqual({ kind: 'environment', variable: 'ANTHROPIC_API_KEY' });
 
-    const table = await fixture.snodo(['coders'], { env });
+    const table = await snodoInProcess(fixture, ['coders'], { env });
     expect(table.exitCode, table.all).toBe(0);
     const row = (id: string) => table.stdout.split('\n').find((line) => line.startsWith(`${id} `)) ?? '';
     expect(row('codex')).toContain('config (openai)');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 // snodo init on real project shapes: what it detects, from which file, and that it writes both down.
 
@@ -43,7 +44,7 @@ describe('snodo init detects the test command and the workspace setup', { timeou
     const { protocol } = written(fixture);
     expect(testCommand(protocol)).toEqual(['npm', 'test']);
     expect(protocol.execution.setup).toEqual(['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund']);
-    const validate = await fixture.snodo(['protocol', 'validate', '--strict']);
+    const validate = await snodoInProcess(fixture, ['protocol', 'validate', '--strict']);
     expect(validate.exitCode, validate.all).toBe(0);
   });
 

@@ -4,6 +4,7 @@ import { createFakeCli } from '@snodo/conformance/fake-cli';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
 import { oneJudgeProtocol } from '../../testing/direct-llm-scenario.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 /**
  * A budget stop of an in-place CLI coder through the binary (issue 15): a stand-in `claude` writes half a
@@ -95,7 +96,7 @@ describe('a budget stop of an in-place coder', () => {
     // Its work so far is on the task branch, not on main.
     expect(fixture.git(['show', `${stopped.branch}:NOTES.md`])).toBe('first half');
     expect(fixture.git(['ls-tree', '--name-only', 'main'])).not.toContain('NOTES.md');
-    const shown = (await fixture.snodo(['task', 'show', stopped.jobId])).stdout;
+    const shown = (await snodoInProcess(fixture, ['task', 'show', stopped.jobId])).stdout;
     expect(shown).toContain(`snodo task approve ${stopped.jobId} --max-tokens <n> --reason "…"`);
 
     createFakeCli({

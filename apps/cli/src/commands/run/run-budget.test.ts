@@ -8,6 +8,7 @@ import {
   oneJudgeProtocol,
   readThenSubmitScript,
 } from '../../testing/direct-llm-scenario.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 /**
  * Budgets through the binary (issue 15) with the direct LLM coder, which reports its usage after every
@@ -57,7 +58,7 @@ describe('snodo run --max-tokens / task approve --max-tokens', () => {
       expect(llm.mainRequests().length).toBe(1);
       expect(auditTypes(fixture.root)).toContain('budget-exceed');
 
-      const meta = (await fixture.snodo(['meta', result.jobId])).stdout;
+      const meta = (await snodoInProcess(fixture, ['meta', result.jobId])).stdout;
       expect(meta).toMatch(/budget\s+500 tokens \(flag\) for the whole job/);
       expect(meta).toMatch(/coder\s+\$[0-9.]+, 930 tokens 186%/);
       expect(meta).toContain(`snodo task approve ${result.jobId} --max-tokens <n>`);
@@ -93,7 +94,7 @@ describe('snodo run --max-tokens / task approve --max-tokens', () => {
       // The continued attempt was told it continues.
       expect(llm.requestsContaining('## Continuing').length).toBeGreaterThan(0);
       expect(auditTypes(fixture.root)).toEqual(expect.arrayContaining(['budget-raise', 'job-approve']));
-      const shown = (await fixture.snodo(['task', 'show', result.jobId])).stdout;
+      const shown = (await snodoInProcess(fixture, ['task', 'show', result.jobId])).stdout;
       expect(shown).toMatch(/budget\s+100,000 tokens \(raised on approve\)/);
     } finally {
       await llm.close();

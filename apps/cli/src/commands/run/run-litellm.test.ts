@@ -8,6 +8,7 @@ import {
   oneJudgeProtocol,
   readThenSubmitScript,
 } from '../../testing/direct-llm-scenario.js';
+import { snodoInProcess } from '../../testing/in-process-cli.js';
 
 /**
  * The default coder end to end through the binary: the model reads a file with its read-only tool, then
@@ -36,7 +37,7 @@ describe('snodo run --coder litellm', () => {
       // The model saw the file it asked for, through the tool result.
       expect(llm.requestsContaining('# sample').length).toBeGreaterThan(0);
 
-      const meta = JSON.parse((await fixture.snodo(['meta', result.jobId, '--json'])).stdout) as {
+      const meta = JSON.parse((await snodoInProcess(fixture, ['meta', result.jobId, '--json'])).stdout) as {
         state: {
           models: { coder: { model: string }; judging: { model: string } };
           usage: Record<
@@ -51,7 +52,7 @@ describe('snodo run --coder litellm', () => {
       expect(meta.state.usage.judges).toMatchObject({ inputTokens: 700, outputTokens: 40 });
       expect(meta.state.usage.coder?.costUsd).toBeGreaterThan(0);
       expect(meta.state.usage.judges?.costUsd).toBeGreaterThan(0);
-      const screen = (await fixture.snodo(['meta', result.jobId])).stdout;
+      const screen = (await snodoInProcess(fixture, ['meta', result.jobId])).stdout;
       expect(screen).toMatch(/coder/);
       expect(screen).toMatch(/judges/);
       expect(screen).toContain('$');
