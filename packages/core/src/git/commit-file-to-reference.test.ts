@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitFileToReference } from './commit-file-to-reference.js';
@@ -68,6 +68,20 @@ describe('commitFileToReference', () => {
     // And one that believes the ref does not exist yet:
     expect(await write(target, undefined, '{"size":4}\n')).toBeUndefined();
     expect(target.git(['rev-parse', reference])).toBe(moved);
+  });
+
+  it('reports a ref another process holds locked as a lost race (the caller retries), moving nothing', async () => {
+    const target = repository();
+    const first = await write(target, undefined, '{"size":1}\n');
+    const lock = path.join(target.root, '.git', `${reference}.lock`);
+    writeFileSync(lock, `${first}\n`);
+    try {
+      expect(await write(target, first, '{"size":2}\n')).toBeUndefined();
+      expect(target.git(['rev-parse', reference])).toBe(first);
+    } finally {
+      rmSync(lock);
+    }
+    expect(await write(target, first, '{"size":2}\n')).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('counts bytes, not characters, and works in a SHA-256 repository', async () => {

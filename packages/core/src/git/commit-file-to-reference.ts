@@ -21,15 +21,30 @@ export interface CommitFileToReferenceOptions {
  * Writes a commit whose tree holds exactly one file, with `expected` as its parent, and moves `reference`
  * to it: one `git fast-import` (which hands its few objects to `unpack-objects`, so they are loose like
  * `hash-object -w` would write them) instead of `hash-object`, `mktree`, `commit-tree` and `update-ref`.
- * Returns the commit, or `undefined` when the ref was not at `expected`: fast-import refuses to move a ref
- * to a commit that does not contain the ref's current tip, and moves it in a ref transaction against the
- * tip it read, so a lost race changes nothing and the caller reads the tip again.
+ * Returns the commit, or `undefined` when another process got there first: fast-import refuses to move a ref
+ * to a commit that does not contain the ref's current tip ("Not updating"), and moves it in a ref
+ * transaction against the tip it read, which fails when the ref moved or is locked in between ("cannot lock
+ * ref"); either way nothing moved and the caller reads the tip again.
+ *
+ * NOTE: this is a fast-forward guard, not an exact compare-and-swap: a ref found at an ancestor of `expected`,
+ * or deleted, is moved (or created) anyway. That suits a chain that only ever moves forward (the audit
+ * checkpoints, whose signatures catch a rewound chain); a ref that must move only from one exact value needs
+ * `update-ref <ref> <new> <old>`.
  */
 export async function commitFileToReference(
   options: CommitFileToReferenceOptions,
 ): Promise<string | undefined> {
   if (/[\0\n/]/.test(options.file.name) || options.file.name === '') {
     throw new Error(`commitFileToReference: bad file name ${JSON.stringify(options.file.name)}`);
+  }
+  if (options.file.name.startsWith('"')) {
+    throw new Error(`commitFileToReference: a file name may not start with a quote: ${options.file.name}`);
+  }
+  if (!/^refs\/[^\s]+$/.test(options.reference)) {
+    throw new Error(`commitFileToReference: bad reference ${JSON.stringify(options.reference)}`);
+  }
+  if (options.expected !== undefined && !/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(options.expected)) {
+    throw new Error(`commitFileToReference: expected must be a full commit id, not ${options.expected}`);
   }
   if (/[<>\n]/.test(`${options.identity.name}${options.identity.email}`)) {
     throw new Error('commitFileToReference: the identity holds <, > or a line break');
@@ -61,8 +76,17 @@ export async function commitFileToReference(
   const commit = result.stdout.trim();
   if (result.exitCode === 0 && /^[0-9a-f]{40,64}$/.test(commit)) return commit;
   // NOTE: fast-import reports a ref it did not move as a warning and exits 1 after writing the objects.
-  if (result.exitCode === 1 && result.stderr.includes(`Not updating ${options.reference}`)) return undefined;
+  if (result.exitCode === 1 && lostRace(result.stderr, options.reference)) return undefined;
   throw new Error(
     `git fast-import could not write ${options.reference}: ${result.stderr || `exit code ${result.exitCode}`}`,
+  );
+}
+
+/** fast-import's words for a ref it did not move because another process moved or held it meanwhile. */
+function lostRace(stderr: string, reference: string): boolean {
+  return (
+    stderr.includes(`Not updating ${reference}`) ||
+    stderr.includes(`cannot lock ref '${reference}'`) ||
+    (stderr.includes('Unable to create') && stderr.includes(`${reference}.lock`))
   );
 }
