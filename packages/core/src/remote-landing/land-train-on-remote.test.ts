@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSharedRemote, type SharedRemote, type WorkerClone } from '../testing/shared-remote-fixture.js';
@@ -85,7 +85,7 @@ describe('landTrainOnRemote', () => {
       expect(remote.remoteGit(['show', `${tip}:c.txt`])).toBe('c');
       expect(remote.remoteGit(['show', `${tip}:a.txt`])).toBe('a');
       expect(remote.remoteGit(['show', `${tip}:README.md`])).toBe('theirs');
-      // The same push removed the landed jobs' refs; the kept one's stays for whoever looks at it.
+      // The landing removed the landed jobs' refs (a push of its own); the kept one's stays for whoever looks at it.
       const jobRefs = remote
         .remoteGit(['for-each-ref', '--format=%(refname)', 'refs/snodo/jobs/'])
         .split('\n');
@@ -155,6 +155,70 @@ describe('landTrainOnRemote', () => {
       const tip = remote.remoteGit(['rev-parse', 'refs/heads/main']);
       expect(remote.remoteGit(['ls-tree', '--name-only', tip]).split('\n')).not.toContain('bad.txt');
       expect(remote.remoteGit(['show', `${tip}:two.txt`])).toBe('two');
+    },
+  );
+
+  it(
+    'a car that conflicts only with an earlier car of the train is not kept for good: when that car fails ' +
+      'to land, the later one lands on its own',
+    slow,
+    async () => {
+      remote = createSharedRemote();
+      const worker = remote.clone('w1');
+      const base = worker.git(['rev-parse', 'origin/main']);
+      const cars = [
+        car(worker, 'j_first', { 'shared.txt': 'first\n' }, base),
+        car(worker, 'j_second', { 'shared.txt': 'second\n' }, base),
+      ];
+      remote.push('someone else', { 'other.txt': 'other\n' });
+      // The first car's change fails the gate, so it never lands.
+      const recheck = vi.fn(async ({ commit }: { commit: string }) =>
+        worker.git(['show', `${commit}:shared.txt`]) === 'first'
+          ? { ok: false as const, reason: 'command gate no-first failed' }
+          : { ok: true as const },
+      );
+
+      const result = await landTrainOnRemote(train(worker, cars, { recheck }));
+
+      expect(result.cars.map((entry) => [entry.jobId, entry.result.status, entry.settled])).toEqual([
+        ['j_first', 'kept', true],
+        ['j_second', 'kept', false],
+      ]);
+      const deferred = result.cars[1]?.result;
+      expect(deferred?.status === 'kept' && deferred.reason).toContain('lands on its own after the train');
+
+      // Its turn comes (the queue lands an unsettled rider alone): it applies, since j_first did not land.
+      const alone = await landTrainOnRemote(train(worker, [cars[1] as LandingCar], { recheck }));
+      expect(alone.cars[0]?.result.status).toBe('landed');
+      expect(remote.remoteGit(['show', 'refs/heads/main:shared.txt'])).toBe('second');
+    },
+  );
+
+  it(
+    'a remote that refuses deletions still takes the landing; the landed job ref stays there',
+    slow,
+    async () => {
+      remote = createSharedRemote();
+      // A server that protects refs/snodo/jobs/* from deletion (receive.denyDeletes covers only branches).
+      const hook = join(remote.bare, 'hooks', 'pre-receive');
+      writeFileSync(
+        hook,
+        '#!/bin/sh\nwhile read old new ref; do\n  case "$new $ref" in\n' +
+          '    0000000000000000000000000000000000000000\\ refs/snodo/jobs/*) echo "protected: $ref" >&2; exit 1;;\n' +
+          '  esac\ndone\n',
+        { mode: 0o755 },
+      );
+      const worker = remote.clone('w1');
+      const base = worker.git(['rev-parse', 'origin/main']);
+      const only = car(worker, 'j_kept_ref', { 'kept.txt': 'kept\n' }, base);
+
+      const result = await landTrainOnRemote(train(worker, [only]));
+
+      expect(result.cars[0]?.result.status).toBe('landed');
+      expect(remote.remoteGit(['show', 'refs/heads/main:kept.txt'])).toBe('kept');
+      expect(remote.remoteGit(['for-each-ref', '--format=%(refname)', 'refs/snodo/jobs/'])).toBe(
+        'refs/snodo/jobs/j_kept_ref',
+      );
     },
   );
 });

@@ -189,9 +189,14 @@ async function runTrain(
 
     const built = await buildTrainCandidates({ clone, cars: pending, seenBase, baseName });
     for (const conflict of built.conflicts) {
-      await ledger.keep(conflict.car, attempt, conflict.reason, {
-        conflictedFiles: conflict.conflictedFiles,
-      });
+      // A conflict with an earlier car is not final: that car may yet fail to land (a refused push, a
+      // failed train re-check). Unsettled, the car is landed on its own later, against whatever landed.
+      await ledger.keep(
+        conflict.car,
+        attempt,
+        conflict.withTrain ? `${conflict.reason}; it lands on its own after the train` : conflict.reason,
+        { conflictedFiles: conflict.conflictedFiles, settled: !conflict.withTrain },
+      );
     }
     pending = built.candidates.map((candidate) => candidate.car);
     if (pending.length === 0 || built.lastCommit === undefined) return ledger.finish();
@@ -229,17 +234,20 @@ async function runTrain(
     await trail.sync();
     const snapshot = await snapshotChain({ clone, trail, workerId, parent: seenChain });
     const last = landings.at(-1) as string;
-    // A landed job's ref is removed in the same push (leased at the task commit): the base now holds the
-    // commit, and a ref that moved meanwhile (a new run of the job) is left alone.
-    const jobRefDeletions = built.candidates
-      .filter(({ car }) => seenJobRef.get(car.jobId) === car.taskCommit)
-      .map(({ car }) => ({ source: '', destination: jobResultRef(car.jobId), expected: car.taskCommit }));
     const pushed = await pushAtomically(clone, remote, [
       { source: last, destination: baseRef, expected: seenBase },
       { source: snapshot.commit, destination: chainRef, expected: seenChain ?? null },
-      ...jobRefDeletions,
     ]);
     if (pushed.status === 'pushed') {
+      // A landed job's ref is removed after the landing, best effort and leased at the task commit: the base
+      // now holds the commit, a ref that moved meanwhile (a new run of the job) is left alone, and a remote
+      // that refuses deletions (receive.denyDeletes, protected refs) keeps the refs but still takes landings.
+      const jobRefDeletions = built.candidates
+        .filter(({ car }) => seenJobRef.get(car.jobId) === car.taskCommit)
+        .map(({ car }) => ({ source: '', destination: jobResultRef(car.jobId), expected: car.taskCommit }));
+      if (jobRefDeletions.length > 0) {
+        await pushAtomically(clone, remote, jobRefDeletions).catch(() => undefined);
+      }
       await git(['update-ref', baseCopy, last], { cwd: clone, allowFailure: true });
       await git(['update-ref', chainCopy, snapshot.commit], { cwd: clone, allowFailure: true });
       for (const [index, candidate] of built.candidates.entries()) {

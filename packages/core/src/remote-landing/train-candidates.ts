@@ -15,6 +15,11 @@ export interface TrainConflict {
   readonly car: LandingCar;
   readonly reason: string;
   readonly conflictedFiles: readonly string[];
+  /**
+   * It conflicts with a change landing before it in this train, not with the fetched base: whether it
+   * applies depends on that change landing, so it is not settled here; it lands on its own afterwards.
+   */
+  readonly withTrain: boolean;
 }
 
 /** The candidates in landing order, the cars that conflict, and the last candidate commit (the train's tree). */
@@ -58,6 +63,7 @@ export async function buildTrainCandidates(options: {
           car,
           reason: `${onWhat} and the change no longer applies: it conflicts in ${merge.conflictedFiles.join(', ')}`,
           conflictedFiles: merge.conflictedFiles,
+          withTrain: tip !== seenBase && (await appliesOn(clone, seenBase, car)),
         });
         continue;
       }
@@ -75,4 +81,11 @@ export async function buildTrainCandidates(options: {
     tip = lastCommit;
   }
   return { candidates, conflicts, lastCommit };
+}
+
+/** Whether the car's change merges cleanly onto `base` alone (its conflict then comes from the train). */
+async function appliesOn(clone: string, base: string, car: LandingCar): Promise<boolean> {
+  if (base === car.taskBase) return true;
+  const merge = await mergeTrees({ cwd: clone, ours: base, theirs: car.taskCommit });
+  return merge.conflictedFiles.length === 0;
 }
