@@ -1,26 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideQueuedJob } from './decide-queued-job.js';
 import { openQueueConnection, type QueueConnection } from './queue-connection.js';
 import { LANDING_QUEUE, TASK_QUEUE, type TaskJobData, type TaskJobResult } from './queue-jobs.js';
-
-const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) =>
-  existsSync(path),
-);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+import { REDIS_SERVER, startTestRedis, type TestRedisServer } from './testing/redis-server.js';
 
 const data: TaskJobData = {
   task: 'Add a file',
@@ -35,30 +20,17 @@ const data: TaskJobData = {
 
 describe.skipIf(REDIS_SERVER === undefined)('decideQueuedJob on Redis', () => {
   let directory: string;
-  let server: ChildProcess;
+  let redis: TestRedisServer;
   let connection: QueueConnection;
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'snodo-decide-'));
-    const port = await freePort();
-    server = spawn(
-      REDIS_SERVER as string,
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', directory, '--save', ''],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      server.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve();
-      });
-      server.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
-    });
-    connection = openQueueConnection(`redis://127.0.0.1:${port}`);
+    redis = await startTestRedis(join(directory, 'redis'));
+    connection = openQueueConnection(redis.url);
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.once('exit', resolve).kill());
+    await redis.stop();
     rmSync(directory, { recursive: true, force: true });
   });
 

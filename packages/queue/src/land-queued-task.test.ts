@@ -1,6 +1,5 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,24 +8,11 @@ import type { LandingJobResult } from './land-queued-task.js';
 import { openQueueConnection, type QueueConnection } from './queue-connection.js';
 import { LANDING_QUEUE, type LandingJobData, landingJobId } from './queue-jobs.js';
 import { startWorker } from './start-worker.js';
-
-const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) =>
-  existsSync(path),
-);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+import { REDIS_SERVER, startTestRedis, type TestRedisServer } from './testing/redis-server.js';
 
 describe.skipIf(REDIS_SERVER === undefined)('the landing queue on Redis', () => {
   let directory: string;
-  let server: ChildProcess;
+  let redis: TestRedisServer;
   let connection: QueueConnection;
   const savedEnv = { ...process.env };
 
@@ -36,25 +22,12 @@ describe.skipIf(REDIS_SERVER === undefined)('the landing queue on Redis', () => 
     // git (the test's and the lander's) reads this identity and nothing of the machine's.
     process.env.GIT_CONFIG_GLOBAL = join(directory, 'gitconfig');
     process.env.GIT_CONFIG_NOSYSTEM = '1';
-    const port = await freePort();
-    server = spawn(
-      REDIS_SERVER as string,
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', directory, '--save', ''],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      server.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve();
-      });
-      server.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
-    });
-    connection = openQueueConnection(`redis://127.0.0.1:${port}`);
+    redis = await startTestRedis(join(directory, 'redis'));
+    connection = openQueueConnection(redis.url);
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.once('exit', resolve).kill());
+    await redis.stop();
     rmSync(directory, { recursive: true, force: true });
     process.env = savedEnv;
   });
