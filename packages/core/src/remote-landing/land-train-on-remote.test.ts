@@ -31,6 +31,14 @@ function car(worker: WorkerClone, jobId: string, files: Record<string, string>, 
   return { jobId, ...worker.task(jobId, files, base) };
 }
 
+/** A fresh shared remote (kept for cleanup) with worker w1's clone, and the base its tasks start from. */
+function freshWorker(): { shared: SharedRemote; worker: WorkerClone; base: string } {
+  const shared = createSharedRemote();
+  remote = shared;
+  const worker = shared.clone('w1');
+  return { shared, worker, base: worker.git(['rev-parse', 'origin/main']) };
+}
+
 /** The remote chain's events of one type. */
 function chainEvents(shared: SharedRemote, workerId: string, type: string) {
   return shared
@@ -49,15 +57,13 @@ describe('landTrainOnRemote', () => {
       'anchored to its own event; the car that conflicts is kept and the train goes on; one re-check',
     slow,
     async () => {
-      remote = createSharedRemote();
-      const worker = remote.clone('w1');
-      const base = worker.git(['rev-parse', 'origin/main']);
+      const { shared, worker, base } = freshWorker();
       const cars = [
         car(worker, 'j_a', { 'a.txt': 'a\n' }, base),
         car(worker, 'j_clash', { 'README.md': 'mine\n' }, base),
         car(worker, 'j_c', { 'c.txt': 'c\n' }, base),
       ];
-      const moved = remote.push('someone else', { 'README.md': 'theirs\n' });
+      const moved = shared.push('someone else', { 'README.md': 'theirs\n' });
       const recheck = vi.fn(async () => ({ ok: true as const }));
 
       const result = await landTrainOnRemote(train(worker, cars, { recheck }));
@@ -73,37 +79,37 @@ describe('landTrainOnRemote', () => {
       expect(recheck).toHaveBeenCalledTimes(1);
       expect(recheck).toHaveBeenCalledWith(expect.objectContaining({ base: moved, jobIds: ['j_a', 'j_c'] }));
 
-      const tip = remote.remoteGit(['rev-parse', 'refs/heads/main']);
+      const tip = shared.remoteGit(['rev-parse', 'refs/heads/main']);
       const landedC = result.cars[2]?.result;
       const landedA = result.cars[0]?.result;
       expect(landedC?.status === 'landed' && landedC.commit).toBe(tip);
       // main → L(c) → L(a) → the moved base: two landing commits on the first-parent line.
-      const firstParents = remote
+      const firstParents = shared
         .remoteGit(['rev-list', '--first-parent', '--max-count=3', 'main'])
         .split('\n');
       expect(firstParents).toEqual([tip, landedA?.status === 'landed' ? landedA.commit : '', moved]);
-      expect(remote.remoteGit(['show', `${tip}:c.txt`])).toBe('c');
-      expect(remote.remoteGit(['show', `${tip}:a.txt`])).toBe('a');
-      expect(remote.remoteGit(['show', `${tip}:README.md`])).toBe('theirs');
+      expect(shared.remoteGit(['show', `${tip}:c.txt`])).toBe('c');
+      expect(shared.remoteGit(['show', `${tip}:a.txt`])).toBe('a');
+      expect(shared.remoteGit(['show', `${tip}:README.md`])).toBe('theirs');
       // The landing removed the landed jobs' refs (a push of its own); the kept one's stays for whoever looks at it.
-      const jobRefs = remote
+      const jobRefs = shared
         .remoteGit(['for-each-ref', '--format=%(refname)', 'refs/snodo/jobs/'])
         .split('\n');
       expect(jobRefs).toEqual(['refs/snodo/jobs/j_clash']);
 
-      const starts = chainEvents(remote, 'w1', 'remote-landing-start');
+      const starts = chainEvents(shared, 'w1', 'remote-landing-start');
       expect(starts.map((event) => [event.job, event.data.train])).toEqual([
         ['j_a', { id: result.trainId, position: 1, size: 3 }],
         ['j_c', { id: result.trainId, position: 3, size: 3 }],
       ]);
       for (const [index, commit] of [firstParents[1], firstParents[0]].entries()) {
-        const message = remote.remoteGit(['log', '-1', '--format=%B', commit as string]);
+        const message = shared.remoteGit(['log', '-1', '--format=%B', commit as string]);
         const start = starts[index];
         expect(message).toContain(`Snodo-Job: ${start?.job}`);
         expect(readAuditAnchors(message)).toEqual([
           { worker: 'w1', seq: start?.seq, hash: expect.any(String) },
         ]);
-        expect(remote.remoteGit(['rev-parse', `${commit}^{tree}`])).toBe(start?.data.tree);
+        expect(shared.remoteGit(['rev-parse', `${commit}^{tree}`])).toBe(start?.data.tree);
       }
       // The landed ends follow the push, so the lander's own log holds them (the next snapshot carries them).
       const ends = readFileSync(join(worker.root, '.snodo', 'audit.log'), 'utf8')
@@ -123,15 +129,13 @@ describe('landTrainOnRemote', () => {
     'a failed re-check of the train lands each car alone: the good ones land, the bad one is kept naming its gate',
     slow,
     async () => {
-      remote = createSharedRemote();
-      const worker = remote.clone('w1');
-      const base = worker.git(['rev-parse', 'origin/main']);
+      const { shared, worker, base } = freshWorker();
       const cars = [
         car(worker, 'j_good1', { 'one.txt': 'one\n' }, base),
         car(worker, 'j_bad', { 'bad.txt': 'bad\n' }, base),
         car(worker, 'j_good2', { 'two.txt': 'two\n' }, base),
       ];
-      remote.push('someone else', { 'other.txt': 'other\n' });
+      shared.push('someone else', { 'other.txt': 'other\n' });
       // A deterministic gate: fails any tree holding bad.txt.
       const recheck = vi.fn(async ({ commit }: { commit: string }) => {
         const files = worker.git(['ls-tree', '--name-only', commit]).split('\n');
@@ -152,9 +156,9 @@ describe('landTrainOnRemote', () => {
       expect(kept?.status === 'kept' && kept.reason).toContain('command gate no-bad failed');
       // The train, then each car on its own.
       expect(recheck).toHaveBeenCalledTimes(4);
-      const tip = remote.remoteGit(['rev-parse', 'refs/heads/main']);
-      expect(remote.remoteGit(['ls-tree', '--name-only', tip]).split('\n')).not.toContain('bad.txt');
-      expect(remote.remoteGit(['show', `${tip}:two.txt`])).toBe('two');
+      const tip = shared.remoteGit(['rev-parse', 'refs/heads/main']);
+      expect(shared.remoteGit(['ls-tree', '--name-only', tip]).split('\n')).not.toContain('bad.txt');
+      expect(shared.remoteGit(['show', `${tip}:two.txt`])).toBe('two');
     },
   );
 
@@ -163,14 +167,12 @@ describe('landTrainOnRemote', () => {
       'to land, the later one lands on its own',
     slow,
     async () => {
-      remote = createSharedRemote();
-      const worker = remote.clone('w1');
-      const base = worker.git(['rev-parse', 'origin/main']);
+      const { shared, worker, base } = freshWorker();
       const cars = [
         car(worker, 'j_first', { 'shared.txt': 'first\n' }, base),
         car(worker, 'j_second', { 'shared.txt': 'second\n' }, base),
       ];
-      remote.push('someone else', { 'other.txt': 'other\n' });
+      shared.push('someone else', { 'other.txt': 'other\n' });
       // The first car's change fails the gate, so it never lands.
       const recheck = vi.fn(async ({ commit }: { commit: string }) =>
         worker.git(['show', `${commit}:shared.txt`]) === 'first'
@@ -190,7 +192,7 @@ describe('landTrainOnRemote', () => {
       // Its turn comes (the queue lands an unsettled rider alone): it applies, since j_first did not land.
       const alone = await landTrainOnRemote(train(worker, [cars[1] as LandingCar], { recheck }));
       expect(alone.cars[0]?.result.status).toBe('landed');
-      expect(remote.remoteGit(['show', 'refs/heads/main:shared.txt'])).toBe('second');
+      expect(shared.remoteGit(['show', 'refs/heads/main:shared.txt'])).toBe('second');
     },
   );
 
@@ -198,9 +200,9 @@ describe('landTrainOnRemote', () => {
     'a remote that refuses deletions still takes the landing; the landed job ref stays there',
     slow,
     async () => {
-      remote = createSharedRemote();
+      const { shared, worker, base } = freshWorker();
       // A server that protects refs/snodo/jobs/* from deletion (receive.denyDeletes covers only branches).
-      const hook = join(remote.bare, 'hooks', 'pre-receive');
+      const hook = join(shared.bare, 'hooks', 'pre-receive');
       writeFileSync(
         hook,
         '#!/bin/sh\nwhile read old new ref; do\n  case "$new $ref" in\n' +
@@ -208,15 +210,13 @@ describe('landTrainOnRemote', () => {
           '  esac\ndone\n',
         { mode: 0o755 },
       );
-      const worker = remote.clone('w1');
-      const base = worker.git(['rev-parse', 'origin/main']);
       const only = car(worker, 'j_kept_ref', { 'kept.txt': 'kept\n' }, base);
 
       const result = await landTrainOnRemote(train(worker, [only]));
 
       expect(result.cars[0]?.result.status).toBe('landed');
-      expect(remote.remoteGit(['show', 'refs/heads/main:kept.txt'])).toBe('kept');
-      expect(remote.remoteGit(['for-each-ref', '--format=%(refname)', 'refs/snodo/jobs/'])).toBe(
+      expect(shared.remoteGit(['show', 'refs/heads/main:kept.txt'])).toBe('kept');
+      expect(shared.remoteGit(['for-each-ref', '--format=%(refname)', 'refs/snodo/jobs/'])).toBe(
         'refs/snodo/jobs/j_kept_ref',
       );
     },
