@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -88,6 +89,43 @@ describe('InPlaceCoderAdapter', () => {
       'in-process@0.1.0',
     );
     expect(repository.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('squashes a coder’s own commits: a rename lists both paths, the configured identity signs it', async () => {
+    repository.git(['config', 'user.name', 'Repo Person']);
+    repository.git(['config', 'user.email', 'repo@example.com']);
+    const coder = new InProcessCoder((workspace) => {
+      const git = (args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
+      git(['mv', 'src/app.txt', 'src/renamed.txt']);
+      git(['commit', '-q', '--no-verify', '-m', 'coder rename']);
+      writeFileSync(path.join(workspace, 'src/new.txt'), 'new\n');
+    });
+
+    const result = await coder.doRun(makeRequest(repository));
+
+    expect(result).toMatchObject({
+      status: 'changed',
+      changedFiles: ['src/app.txt', 'src/new.txt', 'src/renamed.txt'],
+    });
+    expect(repository.git(['log', '-1', '--format=%an <%ae>|%cn <%ce>']).trim()).toBe(
+      'Repo Person <repo@example.com>|Repo Person <repo@example.com>',
+    );
+    expect(repository.git(['rev-list', '--count', 'main..HEAD']).trim()).toBe('1');
+  });
+
+  it('refuses a .snodo/ change the coder committed itself, and moves the branch back', async () => {
+    const before = repository.git(['rev-parse', 'HEAD']).trim();
+    const coder = new InProcessCoder((workspace) => {
+      writeFileSync(path.join(workspace, '.snodo', 'protocol.yml'), 'owned\n');
+      const git = (args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
+      git(['commit', '-q', '--no-verify', '-am', 'coder owns the protocol']);
+    });
+
+    const error = await coder.doRun(makeRequest(repository)).catch((caught: unknown) => caught);
+
+    expect(SnodoMutationError.isInstance(error)).toBe(true);
+    expect(repository.git(['rev-parse', 'HEAD']).trim()).toBe(before);
+    expect(repository.read('.snodo/protocol.yml')).toBe('protocol_id: demo\nmodes: []\n');
   });
 
   it('restores a tracked file that has the instructions file’s name instead of committing over it', async () => {

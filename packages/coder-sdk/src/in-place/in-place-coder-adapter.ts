@@ -220,9 +220,14 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
       throw error;
     }
     await removeInstructions();
-    await this.guard(request, snapshot, undefined);
+    const headCommit = await this.guard(request, snapshot, undefined);
     const keepAttribution = this.settings.keepAttribution === true || baseConfig.keepAttribution;
-    const committed = await this.commitAttempt(request, startCommit, execution, keepAttribution);
+    const committed = await this.commitAttempt(
+      request,
+      { startCommit, headCommit },
+      execution,
+      keepAttribution,
+    );
     return {
       ...committed,
       usage: execution.usage ?? null,
@@ -241,12 +246,14 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
    * snodo runs another git command: a planted filter driver would otherwise run inside snodo's own
    * `git status`. Any violation moves the branch back to the start commit (keeping the coder's other edits
    * in the worktree for inspection), restores `.snodo/` and throws, with the coder's own error as cause.
+   * Returns the commit the worktree's HEAD is at when nothing was violated (read once, for the commit step).
    */
-  private async guard(request: CoderV1Request, snapshot: RunSnapshot, cause: unknown): Promise<void> {
+  private async guard(request: CoderV1Request, snapshot: RunSnapshot, cause: unknown): Promise<string> {
     const metadataChanges = await findGitMetadataChanges(snapshot.metadata);
     if (metadataChanges.length > 0) await restoreGitMetadata(snapshot.metadata, metadataChanges);
-    const snodoPaths = await findSnodoChanges(snapshot.snodo, snapshot.startCommit);
-    if (metadataChanges.length === 0 && snodoPaths.length === 0) return;
+    const headCommit = await readHeadCommit(request.workspace);
+    const snodoPaths = await findSnodoChanges(snapshot.snodo, snapshot.startCommit, headCommit);
+    if (metadataChanges.length === 0 && snodoPaths.length === 0) return headCommit;
     await this.moveBranchBack(request.workspace, snapshot.startCommit);
     await restoreSnodoDirectory(snapshot.snodo, snodoPaths);
     const who = { coderId: this.id, displayName: this.displayName, cause };
@@ -261,16 +268,19 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
     }
   }
 
-  /** Squashes, stages and makes the attempt's one commit; checks the worktree is clean afterwards. */
+  /**
+   * Squashes, stages and makes the attempt's one commit; checks the worktree is clean afterwards.
+   * `headCommit` is where the coder left HEAD, as the guard read it.
+   */
   private async commitAttempt(
     request: CoderV1Request,
-    startCommit: string,
+    { startCommit, headCommit }: { readonly startCommit: string; readonly headCommit: string },
     execution: InPlaceExecution,
     keepAttribution: boolean,
   ): Promise<Pick<CoderV1Result, 'status' | 'commit' | 'changedFiles'>> {
     const cwd = request.workspace;
     let attribution: string[] = [];
-    if ((await readHeadCommit(cwd)) !== startCommit) {
+    if (headCommit !== startCommit) {
       if (keepAttribution) {
         const { stdout } = await runGit(['log', '--format=%B', `${startCommit}..HEAD`], { cwd });
         attribution = extractAttribution(stdout);
@@ -278,7 +288,11 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
       await runGit(['reset', '--soft', '-q', startCommit], { cwd });
     }
     await runGit(['add', '-A'], { cwd });
-    const staged = splitNul((await runGit(['diff', '--cached', '--name-only', '-z'], { cwd })).stdout);
+    // NOTE: HEAD is `startCommit` here, so what is staged is the attempt's whole change: its paths are the
+    // result's `changedFiles` (`--no-renames`, so a rename lists both its old and its new path).
+    const staged = splitNul(
+      (await runGit(['diff', '--cached', '--name-only', '--no-renames', '-z'], { cwd })).stdout,
+    );
     if (staged.length === 0) {
       await this.assertClean(cwd);
       return { status: 'no-changes', changedFiles: [] };
@@ -302,9 +316,8 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
       },
     });
     const commit = await readHeadCommit(cwd);
-    const changed = await runGit(['diff', '--name-only', '--no-renames', '-z', startCommit, commit], { cwd });
     await this.assertClean(cwd);
-    return { status: 'changed', commit, changedFiles: splitNul(changed.stdout).sort() };
+    return { status: 'changed', commit, changedFiles: [...staged].sort() };
   }
 
   private async assertClean(workspace: string): Promise<void> {
@@ -321,11 +334,21 @@ export abstract class InPlaceCoderAdapter<Preparation = undefined> implements Co
   }
 }
 
-/** The repository's configured identity when both name and email are set, else snodo's own. */
+/**
+ * The repository's configured identity when both name and email are set, else snodo's own: both keys in one
+ * `config` call (`-z`: a key, a newline, its value, NUL), the last value of each winning as `--get` would.
+ */
 async function readIdentity(cwd: string): Promise<{ name: string; email: string }> {
-  const read = async (key: string) =>
-    (await runGit(['config', '--get', key], { cwd, allowedExitCodes: [1] })).stdout.trim();
-  const name = await read('user.name');
-  const email = await read('user.email');
+  const { stdout } = await runGit(['config', '-z', '--get-regexp', '^user\\.(name|email)$'], {
+    cwd,
+    allowedExitCodes: [1],
+  });
+  const values = new Map<string, string>();
+  for (const entry of splitNul(stdout)) {
+    const newline = entry.indexOf('\n');
+    if (newline > 0) values.set(entry.slice(0, newline), entry.slice(newline + 1).trim());
+  }
+  const name = values.get('user.name') ?? '';
+  const email = values.get('user.email') ?? '';
   return name !== '' && email !== '' ? { name, email } : fallbackIdentity;
 }

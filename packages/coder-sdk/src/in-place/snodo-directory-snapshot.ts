@@ -55,11 +55,13 @@ export async function takeSnodoDirectorySnapshot(
 
 /**
  * The paths under `.snodo/` that differ from the snapshot: added, modified or deleted in the worktree, or
- * changed by commits between `startCommit` and `HEAD`. Sorted.
+ * changed by commits between `startCommit` and `headCommit` (the worktree's HEAD now; when it is still
+ * `startCommit` there are no commits to look into). Sorted.
  */
 export async function findSnodoChanges(
   snapshot: SnodoDirectorySnapshot,
   startCommit: string,
+  headCommit: string,
 ): Promise<string[]> {
   const { workspace } = snapshot;
   const changed = new Set<string>();
@@ -72,11 +74,13 @@ export async function findSnodoChanges(
     const after = await readFileState(path.join(workspace, relativePath));
     if (!sameFileState(before, after)) changed.add(relativePath);
   }
-  const { stdout } = await runGit(
-    ['diff', '--name-only', '--no-renames', '-z', startCommit, 'HEAD', '--', SNODO_DIRECTORY],
-    { cwd: workspace },
-  );
-  for (const relativePath of splitNul(stdout)) changed.add(relativePath);
+  if (headCommit !== startCommit) {
+    const { stdout } = await runGit(
+      ['diff', '--name-only', '--no-renames', '-z', startCommit, headCommit, '--', SNODO_DIRECTORY],
+      { cwd: workspace },
+    );
+    for (const relativePath of splitNul(stdout)) changed.add(relativePath);
+  }
   return [...changed].sort();
 }
 
