@@ -7,6 +7,7 @@ import {
 } from '../testing/temporary-repository.js';
 import type { GateValidatorSpec } from './gate-validator-spec.js';
 import type { GateJudgeFunction, GateJudgeRequest } from './judges/gate-judge-function.js';
+import { MIN_WARMABLE_PREFIX_CHARS } from './judges/worth-warming.js';
 import { runGatePhase } from './run-gate-phase.js';
 
 let repository: TemporaryRepository | undefined;
@@ -34,9 +35,17 @@ function recordingJudge() {
   return { call, events, requests };
 }
 
-async function run(validators: GateValidatorSpec[], warmCache?: boolean) {
+/** A change whose diff alone is past the length a provider caches, so warming the cache can pay off. */
+const cacheableChange = Array.from(
+  { length: Math.ceil(MIN_WARMABLE_PREFIX_CHARS / 20) },
+  (_, index) => `export const v${index} = ${index};\n`,
+).join('');
+
+async function run(validators: GateValidatorSpec[], warmCache?: boolean, content = cacheableChange) {
   repository = createTemporaryRepository();
-  const diff = await commitAndDiff(repository, (repo) => repo.write('src/app.ts', 'export const x = 1;\n'));
+  const diff = await commitAndDiff(repository, (repo) =>
+    repo.write('src/app.ts', `export const x = 1;\n${content}`),
+  );
   const recorder = recordingJudge();
   await runGatePhase({
     phase: 'post_execute',
@@ -88,6 +97,20 @@ describe('runGatePhase and the judges’ shared prompt prefix', () => {
     expect(events.slice(0, 2)).toEqual(['start security', 'end security']);
     // Then the rest fan out together.
     expect(events.slice(2, 4).sort()).toEqual(['start architecture', 'start testing']);
+  });
+
+  it('starts the judges together when the shared prefix is too short for any provider to cache', async () => {
+    const { events, requests } = await run(
+      [judge('security', 'security'), judge('architecture', 'architecture'), judge('testing', 'testing')],
+      undefined,
+      '',
+    );
+    const [first] = requests;
+    expect((first?.system.length ?? 0) + (first?.sharedPrefix?.length ?? 0)).toBeLessThan(
+      MIN_WARMABLE_PREFIX_CHARS,
+    );
+    // Nobody waits for a warm-up that would write nothing: all three are in flight before the first ends.
+    expect(events.slice(0, 3).sort()).toEqual(['start architecture', 'start security', 'start testing']);
   });
 
   it('with warmCache: false starts the judges together', async () => {

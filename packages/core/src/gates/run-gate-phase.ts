@@ -18,6 +18,7 @@ import type { GateJudgeFunction } from './judges/gate-judge-function.js';
 import { judgeCacheKey } from './judges/judge-cache-key.js';
 import type { SharedJudgePrefix } from './judges/judge-prompt-parts.js';
 import { type JudgeToolSource, judgeToolSourceFor } from './judges/judge-tools/judge-tool-source.js';
+import { worthWarming } from './judges/worth-warming.js';
 import { applySeverityCap } from './policy/apply-severity-cap.js';
 import { runBounded } from './run-bounded.js';
 import { runWarmFirst } from './run-warm-first.js';
@@ -70,7 +71,8 @@ export interface RunGatePhaseOptions {
   readonly concurrency?: number;
   /**
    * `execution.warm_judge_cache`: one judge of the phase runs first, writing the shared prompt prefix to
-   * the provider's cache, before the others fan out (default `true`). `false` starts them all at once.
+   * the provider's cache, before the others fan out (default `true`), when the prefix is long enough to be
+   * cached (`MIN_WARMABLE_PREFIX_CHARS`). `false` starts them all at once.
    */
   readonly warmCache?: boolean;
   /** Asks a model for a verdict (wired to `@snodo/llm`'s `generateVerdict`). */
@@ -120,7 +122,8 @@ function noCriteriaVerdict(spec: GateValidatorSpec, phase: GatePhase): GateVerdi
  * the command gates all finish before any judge starts, because judges receive their results alongside
  * the diff. Every judge of the phase gets the same prompt prefix; unless `warmCache` is `false`, the
  * first judge that calls a model runs alone before the others start, so it writes the provider's prompt
- * cache and they read it. `severity_cap` is applied to each validator's verdict before `onVerdict` sees it.
+ * cache and they read it — when that prefix is long enough for a provider to cache (`worthWarming`);
+ * a shorter one fans every judge out at once. `severity_cap` is applied to each validator's verdict before `onVerdict` sees it.
  */
 export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVerdict[]> {
   const { phase, context, signal } = options;
@@ -211,9 +214,12 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
   const commandIndexes = routes.flatMap((route, index) => (route === 'command' ? [index] : []));
   const judgeIndexes = routes.flatMap((route, index) => (route === 'command' ? [] : [index]));
   const spec = (index: number) => validators[index] as GateValidatorSpec;
-  // The judge that writes the shared prefix to the provider's cache: the first that calls a model.
-  const warmJudge =
-    (options.warmCache ?? true) ? routes.findIndex((route) => route === 'judge' || route === 'protocol') : -1;
+  // The judge that writes the shared prefix to the provider's cache: the first that calls a model, when the
+  // prefix is long enough for a provider to cache at all (`worthWarming`).
+  const warmJudgeFor = (inputs: PhaseJudgeInputs) =>
+    (options.warmCache ?? true) && worthWarming(inputs.sharedPrefix)
+      ? routes.findIndex((route) => route === 'judge' || route === 'protocol')
+      : -1;
 
   if (phase === 'post_execute') {
     const commandResults = await runBounded(
@@ -232,7 +238,7 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
         .map((index) => byIndex.get(index))
         .filter((verdict) => verdict !== undefined);
       const inputs = judgeInputs(finished);
-      const position = judgeIndexes.indexOf(warmJudge);
+      const position = judgeIndexes.indexOf(warmJudgeFor(inputs));
       const judged = await runWarmFirst(
         judgeIndexes.map((index) => judgeTask(spec(index), inputs)),
         position < 0 ? undefined : position,
@@ -246,6 +252,7 @@ export async function runGatePhase(options: RunGatePhaseOptions): Promise<GateVe
     }
   } else {
     const inputs = judgeIndexes.length > 0 ? judgeInputs([]) : undefined;
+    const warmJudge = inputs === undefined ? -1 : warmJudgeFor(inputs);
     const all = await runWarmFirst(
       validators.map((validator, index) =>
         routes[index] === 'command' || inputs === undefined

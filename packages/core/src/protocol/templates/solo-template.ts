@@ -101,7 +101,7 @@ execution:
   fix_failing_tests: false       # true: failing tests send the coder back to fix them
   coder_timeout_seconds: 1800    # wall-clock limit of one coder run
   gate_concurrency: 4            # gates of one phase that may run at the same time
-  warm_judge_cache: true         # one judge writes the judges' shared prompt cache, then the rest read it
+  warm_judge_cache: true         # one judge writes the judges' shared prompt cache (≥ ~1,024 tokens), then the rest read it
   sandbox: auto                  # auto | required | off: the coder and command gates in a sandbox (bubblewrap)
   sandbox_network: true          # false: command gates run without network
   # base_branch: main            # default: the branch checked out when you run snodo
