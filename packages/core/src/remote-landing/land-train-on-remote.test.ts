@@ -197,6 +197,76 @@ describe('landTrainOnRemote', () => {
   );
 
   it(
+    'a car withdrawn right before the push (its job was cancelled) is kept, settled, with the reason; the ' +
+      'train is rebuilt and re-checked without it and the others land; nothing of it reaches the base',
+    slow,
+    async () => {
+      const { shared, worker, base } = freshWorker();
+      const cars = [
+        car(worker, 'j_a', { 'a.txt': 'a\n' }, base),
+        car(worker, 'j_cancelled', { 'b.txt': 'b\n' }, base),
+        car(worker, 'j_c', { 'c.txt': 'c\n' }, base),
+      ];
+      shared.push('someone else', { 'other.txt': 'other\n' });
+      const recheck = vi.fn(async (_candidate: { jobIds: readonly string[] }) => ({ ok: true as const }));
+      // Cancelled while the train was re-checked: the first answer withdraws it, later ones have nothing to say.
+      let asked = 0;
+      const withdrawn = vi.fn(async (jobIds: readonly string[]) =>
+        asked++ === 0 && jobIds.includes('j_cancelled')
+          ? [{ jobId: 'j_cancelled', reason: 'cancelled by alice' }]
+          : [],
+      );
+
+      const result = await landTrainOnRemote(train(worker, cars, { recheck, withdrawn }));
+
+      expect(result.cars.map((entry) => [entry.jobId, entry.result.status, entry.settled])).toEqual([
+        ['j_a', 'landed', true],
+        ['j_cancelled', 'kept', true],
+        ['j_c', 'landed', true],
+      ]);
+      const kept = result.cars[1]?.result;
+      expect(kept?.status === 'kept' && kept.reason).toBe('withdrawn before the push: cancelled by alice');
+      expect(withdrawn.mock.calls.map(([jobIds]) => jobIds)).toEqual([
+        ['j_a', 'j_cancelled', 'j_c'],
+        ['j_a', 'j_c'],
+      ]);
+      // The second re-check is of the train that lands: j_c's tree no longer holds the withdrawn change.
+      expect(recheck.mock.calls.map(([candidate]) => candidate.jobIds)).toEqual([
+        ['j_a', 'j_cancelled', 'j_c'],
+        ['j_a', 'j_c'],
+      ]);
+      const tip = shared.remoteGit(['rev-parse', 'refs/heads/main']);
+      expect(shared.remoteGit(['ls-tree', '--name-only', tip]).split('\n')).toEqual(
+        expect.arrayContaining(['a.txt', 'c.txt', 'other.txt']),
+      );
+      expect(shared.remoteGit(['ls-tree', '--name-only', tip]).split('\n')).not.toContain('b.txt');
+      expect(shared.remoteGit(['log', '--format=%B', 'main'])).not.toContain('Snodo-Job: j_cancelled');
+      // Its job ref stays on the remote (nothing landed it); the landed ones' are gone.
+      expect(shared.remoteGit(['for-each-ref', '--format=%(refname)', 'refs/snodo/jobs/'])).toBe(
+        'refs/snodo/jobs/j_cancelled',
+      );
+    },
+  );
+
+  it('a train whose every car is withdrawn pushes nothing', slow, async () => {
+    const { shared, worker, base } = freshWorker();
+    const only = car(worker, 'j_gone', { 'gone.txt': 'gone\n' }, base);
+    const before = shared.remoteGit(['rev-parse', 'refs/heads/main']);
+
+    const result = await landTrainOnRemote(
+      train(worker, [only], {
+        withdrawn: async (jobIds) => jobIds.map((jobId) => ({ jobId, reason: 'its landing job is gone' })),
+      }),
+    );
+
+    expect(result.cars[0]).toMatchObject({
+      settled: true,
+      result: { status: 'kept', reason: 'withdrawn before the push: its landing job is gone' },
+    });
+    expect(shared.remoteGit(['rev-parse', 'refs/heads/main'])).toBe(before);
+  });
+
+  it(
     'a remote that refuses deletions still takes the landing; the landed job ref stays there',
     slow,
     async () => {

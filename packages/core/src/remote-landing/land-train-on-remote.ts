@@ -35,7 +35,7 @@ import {
   workerAuditRef,
 } from './remote-landing-refs.js';
 import { fetchFromRemote, pushAtomically, requireRemote } from './remote-transfer.js';
-import { buildTrainCandidates, type TrainCandidate } from './train-candidates.js';
+import { buildTrainCandidates, type TrainCandidate, type TrainCandidates } from './train-candidates.js';
 import { type TrainLedger, trainLedger } from './train-ledger.js';
 import { type TrainRecheckOutcome, trainRecheck } from './train-recheck.js';
 
@@ -95,7 +95,8 @@ async function checkTrainRequest(
  * A car that conflicts is kept with the files, and the train goes on without it. A car already in the base
  * (a retried job) is reported landed. A failed re-check of a train of several lands each car alone, each
  * re-checked on its own, so the kept one names the gate it failed. A lost race (the remote moved a leased
- * ref) is audited `rejected` for every car, refetched and rebuilt, at most `maxAttempts` pushes.
+ * ref) is audited `rejected` for every car, refetched and rebuilt, at most `maxAttempts` pushes. A car
+ * `request.withdrawn` names just before a push (its job was cancelled) is kept and the train rebuilt without it.
  */
 export async function landTrainOnRemote(request: LandingTrainRequest): Promise<LandingTrainResult> {
   const { baseName, maxAttempts } = await checkTrainRequest(request);
@@ -187,41 +188,51 @@ async function runTrain(
     pending = await settleMissingAndLanded(request, ledger, pending, { seenBase, attempt, rejectedPushes });
     if (pending.length === 0) return ledger.finish();
 
-    const built = await buildTrainCandidates({ clone, cars: pending, seenBase, baseName });
-    for (const conflict of built.conflicts) {
-      // A conflict with an earlier car is not final: that car may yet fail to land (a refused push, a
-      // failed train re-check). Unsettled, the car is landed on its own later, against whatever landed.
-      await ledger.keep(
-        conflict.car,
-        attempt,
-        conflict.withTrain ? `${conflict.reason}; it lands on its own after the train` : conflict.reason,
-        { conflictedFiles: conflict.conflictedFiles, settled: !conflict.withTrain },
-      );
-    }
-    pending = built.candidates.map((candidate) => candidate.car);
-    if (pending.length === 0 || built.lastCommit === undefined) return ledger.finish();
+    // Built, re-checked and asked whether every car is still wanted; a withdrawn car is kept and the rest
+    // rebuilt on the same fetch (the later cars' trees held its change). Ends: pending shrinks each round.
+    let built: TrainCandidates;
+    let recheck: TrainRecheckOutcome;
+    for (;;) {
+      built = await buildTrainCandidates({ clone, cars: pending, seenBase, baseName });
+      for (const conflict of built.conflicts) {
+        // A conflict with an earlier car is not final: that car may yet fail to land (a refused push, a
+        // failed train re-check). Unsettled, the car is landed on its own later, against whatever landed.
+        await ledger.keep(
+          conflict.car,
+          attempt,
+          conflict.withTrain ? `${conflict.reason}; it lands on its own after the train` : conflict.reason,
+          { conflictedFiles: conflict.conflictedFiles, settled: !conflict.withTrain },
+        );
+      }
+      pending = built.candidates.map((candidate) => candidate.car);
+      if (pending.length === 0 || built.lastCommit === undefined) return ledger.finish();
 
-    const recheck = await trainRecheck(request, built.candidates, built.lastCommit, seenBase, baseName);
-    if (recheck.kind === 'failed') {
-      if (built.candidates.length === 1) {
-        const [only] = pending as [LandingCar];
-        await ledger.keep(only, attempt, recheck.reason, { recheckGates: recheck.gates });
-        return ledger.finish();
+      recheck = await trainRecheck(request, built.candidates, built.lastCommit, seenBase, baseName);
+      if (recheck.kind === 'failed') {
+        if (built.candidates.length === 1) {
+          const [only] = pending as [LandingCar];
+          await ledger.keep(only, attempt, recheck.reason, { recheckGates: recheck.gates });
+          return ledger.finish();
+        }
+        // One bad change must neither block nor ride in on the good ones: each lands alone, re-checked alone.
+        const alone: TrainCarResult[] = [];
+        for (const car of pending) {
+          const single = await runTrain({ ...request, cars: [car] }, trail, baseName, maxAttempts);
+          alone.push(...single.cars);
+        }
+        return ledger.finish(alone, recheck.reason);
       }
-      // One bad change must neither block nor ride in on the good ones: each lands alone, re-checked alone.
-      const alone: TrainCarResult[] = [];
-      for (const car of pending) {
-        const single = await runTrain({ ...request, cars: [car] }, trail, baseName, maxAttempts);
-        alone.push(...single.cars);
+      if (request.signal?.aborted) {
+        return stopAll(
+          pending,
+          attempt,
+          'the landing was cancelled before it pushed; nothing moved on the remote',
+        );
       }
-      return ledger.finish(alone, recheck.reason);
-    }
-    if (request.signal?.aborted) {
-      return stopAll(
-        pending,
-        attempt,
-        'the landing was cancelled before it pushed; nothing moved on the remote',
-      );
+      const withdrawn = await withdrawCars(request, ledger, pending, attempt);
+      if (withdrawn.size === 0) break;
+      pending = pending.filter((car) => !withdrawn.has(car.jobId));
+      if (pending.length === 0) return ledger.finish();
     }
 
     const landings = await commitLandings(request, ledger, built.candidates, {
@@ -268,6 +279,26 @@ async function runTrain(
     `another lander moved ${baseName} on ${remote} before each of ${maxAttempts} pushes (last: ${lastRejection}); ` +
       'nothing moved on the remote; land it again when the queue is quieter',
   );
+}
+
+/**
+ * Asks `request.withdrawn` which of `cars` are no longer wanted and keeps those (settled: the decision is
+ * about the job) with the caller's reason. Returns their job ids; none without the hook.
+ */
+async function withdrawCars(
+  request: LandingTrainRequest,
+  ledger: TrainLedger,
+  cars: readonly LandingCar[],
+  attempt: number,
+): Promise<Set<string>> {
+  if (request.withdrawn === undefined) return new Set();
+  const answer = await request.withdrawn(cars.map((car) => car.jobId));
+  const reasons = new Map(answer.map((entry) => [entry.jobId, entry.reason]));
+  for (const car of cars) {
+    const reason = reasons.get(car.jobId);
+    if (reason !== undefined) await ledger.keep(car, attempt, `withdrawn before the push: ${reason}`);
+  }
+  return new Set(cars.filter((car) => reasons.has(car.jobId)).map((car) => car.jobId));
 }
 
 /**

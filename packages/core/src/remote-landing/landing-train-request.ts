@@ -35,6 +35,17 @@ export interface LandingTrainRequest
     base: string;
     jobIds: readonly string[];
   }) => Promise<TrainRecheckVerdict>;
+  /**
+   * Asked right before each push is built, after the re-check (the narrowest window the lander has), with
+   * the jobs about to land: returns those no longer wanted (a cancelled job) and why. Each is kept, settled,
+   * with that reason, and the train is rebuilt without it on the same fetch (re-checked again when needed),
+   * since the later cars' trees included its change. A throw stops the train before anything moved. A job
+   * withdrawn after this answer (while the landing commits are written and pushed) still lands: the caller
+   * must read the result, not assume the withdrawal took.
+   */
+  readonly withdrawn?: (
+    jobIds: readonly string[],
+  ) => Promise<ReadonlyArray<{ readonly jobId: string; readonly reason: string }>>;
 }
 
 /** How one car of a train ended. */
