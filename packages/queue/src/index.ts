@@ -12,6 +12,14 @@ export { type QueueError, type QueueErrorCode, QueueUrlMissingError } from './er
 export { openQueueConnection, type QueueBackendKind, type QueueConnection } from './queue-connection.js';
 /** What the queues carry. */
 export type { LandingJobData, TaskJobData, TaskJobResult } from './queue-jobs.js';
+/** `snodo job status|wait` for a queue job, from any machine: where it is, how it ended. */
+export {
+  type QueuedJobStatus,
+  type QueuedJobView,
+  queuedJobEnded,
+  readQueuedJob,
+  waitForQueuedJob,
+} from './read-queued-job.js';
 /** `snodo worker`: take tasks, run them, push, land. */
 export { type RunningWorker, type StartWorkerOptions, startWorker } from './start-worker.js';
 /** `snodo submit`: enqueue one task; its job id is derived from what it asks. */

@@ -20,10 +20,13 @@ export function registerJobCommand(program: Command, runtime: CommandRuntime): v
     });
   job
     .command('status')
-    .description('everything about one job (the same as `snodo task show`)')
+    .description('everything about one job (the same as `snodo task show`; a queue job: read from the queue)')
     .argument('<job>', JOB_ARGUMENT)
     .option('--json', 'print the job record as JSON')
     .action(async (reference, options) => {
+      const { queueStatusAction } = await import('../queue/queue-status-action.js');
+      const queued = await queueStatusAction(context, reference, options);
+      if (queued !== undefined) return done(queued);
       const { taskShowAction } = await import('../task/task-show-action.js');
       done(await taskShowAction(context, reference, options));
     });
@@ -36,6 +39,9 @@ export function registerJobCommand(program: Command, runtime: CommandRuntime): v
     .option('--timeout <seconds>', 'give up after this long (exit 3; the job goes on)', parsePositiveInteger)
     .option('--json', "print the job's final state as JSON")
     .action(async (reference, options) => {
+      const { queueWaitAction } = await import('../queue/queue-status-action.js');
+      const queued = await queueWaitAction(context, reference, options);
+      if (queued !== undefined) return done(queued);
       const { jobWaitAction } = await import('./job-wait-action.js');
       done(await jobWaitAction(context, reference, options));
     });

@@ -55,6 +55,12 @@ describe.skipIf(REDIS_SERVER === undefined)('queue jobs survive what machines do
       () => worker.output(),
     );
 
+    // Any machine reads where it stands: escalated, waiting for a human (wait exits 1, as an escalated run).
+    const waiting = await submitter.snodo(['job', 'wait', escalated]);
+    expect(waiting.exitCode, waiting.all).toBe(1);
+    expect(waiting.stdout).toContain(`${escalated} halted (escalated)`);
+    expect(waiting.stdout).toContain(`snodo task approve|reject ${escalated}`);
+
     const approver = queue.machine('approver');
     const approved = await approver.snodo(['task', 'approve', escalated, '--reason', 'read the diff']);
     expect(approved.exitCode, approved.all).toBe(0);
@@ -65,6 +71,9 @@ describe.skipIf(REDIS_SERVER === undefined)('queue jobs survive what machines do
       () => worker.output(),
     );
     expect(queue.remoteGit(['ls-tree', '--name-only', 'main'])).toContain('esc.txt');
+    const status = await submitter.snodo(['job', 'status', escalated]);
+    expect(status.stdout).toContain(`${escalated} done (landed)`);
+    expect(status.stdout).toMatch(/decision: {2}approve by tester at .*: read the diff/);
     // The decision is in the approving machine's own audit chain…
     const log = readFileSync(join(approver.clone, '.snodo', 'audit.log'), 'utf8');
     expect(log).toContain('"type":"queue-job-decide"');

@@ -72,6 +72,16 @@ describe.skipIf(REDIS_SERVER === undefined)('snodo submit and snodo worker on Re
     for (const name of names) expect(tree).toContain(`${name}.txt`);
     // Every worker took part, and each prints what it is doing.
     for (const worker of workers) expect(worker.output()).toMatch(/took "Add file-t\d+"/);
+    // The submitting machine follows a job by its id alone: wait exits as a landed run does, status names
+    // the landing commit that is on the remote's base.
+    const waited = await submitter.snodo(['job', 'wait', ids[0] as string]);
+    expect(waited.exitCode, waited.all).toBe(0);
+    expect(waited.stdout).toContain(`${ids[0]} done (landed): Landed on main as`);
+    const status = await submitter.snodo(['job', 'status', ids[1] as string, '--json']);
+    expect(status.exitCode, status.all).toBe(0);
+    const view = JSON.parse(status.stdout) as { status: string; landedCommit: string; task: string };
+    expect(view).toMatchObject({ status: 'done', task: 'Add file-t1' });
+    expect(firstParent).toContain(view.landedCommit);
 
     // Every landing is anchored in its lander's chain, and every chain verifies against the registered keys.
     const auditor = fixture.machine('auditor');

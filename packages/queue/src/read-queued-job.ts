@@ -1,0 +1,193 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobStatus } from '@snodo/core';
+import type { Job } from 'bullmq';
+import { findTaskJob } from './find-task-job.js';
+import type { LandingJobResult } from './land-queued-task.js';
+import type { QueueConnection } from './queue-connection.js';
+import {
+  LANDING_QUEUE,
+  type LandingJobData,
+  landingJobId,
+  type QueuedJobDecision,
+  TASK_QUEUE,
+  type TaskJobData,
+  type TaskJobResult,
+} from './queue-jobs.js';
+
+/**
+ * Where a queue job is, read from the shared state alone (any machine with `queue.url` can ask):
+ * - `waiting`: no worker has taken it; `running`: a worker runs its pipeline; `landing`: its task commit is
+ *   on the remote and its landing waits for (or is in) the landing queue;
+ * - how it ended, in the words of a local job: `done` (landed on the base, or nothing to change), `halted`
+ *   (escalated and waiting for `snodo task approve|reject`, kept by the lander, stopped by a gate),
+ *   `failed`, `cancelled`, `rejected` (a local job's `JobStatus`, so exit codes map the same way).
+ */
+export type QueuedJobStatus = 'waiting' | 'landing' | JobStatus;
+
+/** One queue job as `snodo job status` and `snodo job wait` show it. */
+export interface QueuedJobView {
+  readonly jobId: string;
+  readonly status: QueuedJobStatus;
+  /** What happened in a word: `landed`, `kept`, `escalated`, or the run's own outcome. */
+  readonly outcome?: string;
+  /** One sentence: the run's summary, the lander's reason, or where the job waits. */
+  readonly summary: string;
+  readonly task: string;
+  readonly base: string;
+  readonly baseCommit: string;
+  readonly submittedBy: string;
+  readonly submittedAt: string;
+  /** The worker that ran the pipeline, and its own id for the job (`snodo task show <id>` in its clone). */
+  readonly workerId?: string;
+  readonly localJobId?: string;
+  /** The task commit pushed to `refs/snodo/jobs/<job>`. */
+  readonly taskCommit?: string;
+  /** The landing commit on the base, and the worker that landed it. */
+  readonly landedCommit?: string;
+  readonly landedBy?: string;
+  readonly decision?: QueuedJobDecision;
+  readonly cancelRequested?: TaskJobData['cancelRequested'];
+}
+
+/** Whether a view is final: `snodo job wait` returns once it is. */
+export function queuedJobEnded(view: QueuedJobView): boolean {
+  return view.status !== 'waiting' && view.status !== 'running' && view.status !== 'landing';
+}
+
+/** Reads one queue job (`QUEUE_JOB_NOT_FOUND` for an id the queue does not hold). */
+export async function readQueuedJob(options: {
+  connection: QueueConnection;
+  jobId: string;
+}): Promise<QueuedJobView> {
+  const { connection, jobId } = options;
+  const tasks = connection.createQueue<TaskJobData, TaskJobResult>(TASK_QUEUE);
+  const landings = connection.createQueue<LandingJobData, LandingJobResult>(LANDING_QUEUE);
+  try {
+    const { job, state } = await findTaskJob(connection, tasks, jobId);
+    return await viewOf(job, state, () => landings.getJob(landingJobId(jobId)));
+  } finally {
+    await Promise.all([tasks.close(), landings.close()]);
+  }
+}
+
+/**
+ * Polls a queue job until it has ended (`queuedJobEnded`) or `timeoutMs` passed; returns the last view
+ * either way, so the caller tells "ended" from "still going" by `queuedJobEnded`.
+ */
+export async function waitForQueuedJob(options: {
+  connection: QueueConnection;
+  jobId: string;
+  timeoutMs?: number | undefined;
+  pollMs?: number | undefined;
+}): Promise<QueuedJobView> {
+  const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+  for (;;) {
+    const view = await readQueuedJob(options);
+    if (queuedJobEnded(view) || (deadline !== undefined && Date.now() >= deadline)) return view;
+    await sleep(options.pollMs ?? 500);
+  }
+}
+
+async function viewOf(
+  job: Job<TaskJobData, TaskJobResult>,
+  state: string,
+  landingJob: () => Promise<Job<LandingJobData, LandingJobResult> | undefined>,
+): Promise<QueuedJobView> {
+  const { data } = job;
+  const base = {
+    jobId: job.id ?? '',
+    task: data.task,
+    base: data.base,
+    baseCommit: data.baseCommit,
+    submittedBy: data.submittedBy,
+    submittedAt: data.submittedAt,
+    ...(data.decision === undefined ? {} : { decision: data.decision }),
+    ...(data.cancelRequested === undefined ? {} : { cancelRequested: data.cancelRequested }),
+  };
+  if (state === 'active') return { ...base, status: 'running', summary: 'A worker is running it.' };
+  if (state === 'failed') {
+    return { ...base, status: 'failed', summary: job.failedReason || 'The worker gave up on it.' };
+  }
+  if (state !== 'completed' || job.returnvalue === null || job.returnvalue === undefined) {
+    return { ...base, status: 'waiting', summary: 'Waiting for a worker.' };
+  }
+  const result = job.returnvalue;
+  const ran = {
+    ...base,
+    workerId: result.workerId,
+    localJobId: result.localJobId,
+    ...(result.taskCommit === undefined ? {} : { taskCommit: result.taskCommit }),
+  };
+  if (result.status === 'escalated') {
+    if (data.decision?.decision === 'reject') {
+      return { ...ran, status: 'rejected', outcome: 'rejected', summary: rejection(data.decision) };
+    }
+    if (data.decision?.decision !== 'approve') {
+      return {
+        ...ran,
+        status: 'halted',
+        outcome: 'escalated',
+        summary: `${result.summary} Waiting for snodo task approve|reject ${base.jobId}.`,
+      };
+    }
+  } else if (result.status !== 'landing') {
+    return { ...ran, status: result.status, outcome: result.outcome, summary: result.summary };
+  }
+  return landingView(ran, await landingJob());
+}
+
+function rejection(decision: QueuedJobDecision): string {
+  return `Rejected by ${decision.by}${decision.reason === undefined ? '' : `: ${decision.reason}`}.`;
+}
+
+/** A job whose task commit waits to land: the landing job says whether it has, and how. */
+async function landingView(
+  ran: Omit<QueuedJobView, 'status' | 'summary'>,
+  landing: Job<LandingJobData, LandingJobResult> | undefined,
+): Promise<QueuedJobView> {
+  if (landing === undefined) {
+    if (ran.cancelRequested !== undefined) {
+      return {
+        ...ran,
+        status: 'cancelled',
+        outcome: 'cancelled',
+        summary: `Cancelled by ${ran.cancelRequested.by} before it landed.`,
+      };
+    }
+    return { ...ran, status: 'landing', summary: 'Its landing is being queued.' };
+  }
+  const state = await landing.getState();
+  // A landing settled in another job's merge train records its outcome in its data while it still waits.
+  const settled =
+    state === 'completed' ? landing.returnvalue : (landing.data.landedInTrain?.result ?? undefined);
+  if (state === 'failed') {
+    return { ...ran, status: 'failed', summary: `The landing failed: ${landing.failedReason}` };
+  }
+  if (settled === undefined || settled === null) {
+    return {
+      ...ran,
+      status: 'landing',
+      summary: state === 'active' ? 'Landing now.' : 'Waiting in the landing queue.',
+    };
+  }
+  const landedBy =
+    state === 'completed' ? landing.returnvalue.workerId : landing.data.landedInTrain?.workerId;
+  const by = landedBy === undefined ? {} : { landedBy };
+  if (settled.status === 'kept') {
+    return {
+      ...ran,
+      ...by,
+      status: 'halted',
+      outcome: 'kept',
+      summary: `Kept, not landed: ${settled.reason}`,
+    };
+  }
+  return {
+    ...ran,
+    ...by,
+    status: 'done',
+    outcome: 'landed',
+    landedCommit: settled.commit,
+    summary: `Landed on ${ran.base} as ${settled.commit.slice(0, 12)}.`,
+  };
+}
