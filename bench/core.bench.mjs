@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bareGitScript, plumbingScript, scriptRunner } from './git-baselines.mjs';
+import { asyncScriptRunner, bareGitScript, plumbingScript, scriptRunner } from './git-baselines.mjs';
 
 const root = join(import.meta.dirname, '..');
 const { runTask, createTaskWorkspace, removeTaskWorkspace } = await import(
@@ -173,6 +173,28 @@ export default async function bench({ report, tmpdir }) {
       baseline: sequential,
       baselineName: '8 in sequence',
       aim: 0.7,
+    });
+    // What this machine allows: the plumbing baseline's git work, 8 scripts each on its own repository (no
+    // shared ref to race on), at once versus in sequence. Where process creation does not run in parallel,
+    // this floor is near 1× and no number of git processes per run gets concurrent runs far below it.
+    const scripts = Array.from({ length: 8 }, (_, index) =>
+      asyncScriptRunner(
+        tmpdir,
+        `floor-${index}`,
+        plumbingScript,
+        makeRepository(tmpdir, `floor-${index}`, protocol(1)),
+      ),
+    );
+    for (const script of scripts) await script();
+    const scriptsInSequence = await time(async () => {
+      for (const script of scripts) await script();
+    });
+    const scriptsAtOnce = await time(() => Promise.all(scripts.map((script) => script())));
+    report('8 plumbing scripts at once (the machine’s floor)', {
+      value: scriptsAtOnce,
+      unit: 'ms',
+      baseline: scriptsInSequence,
+      baselineName: '8 in sequence',
     });
   }
 

@@ -7,7 +7,7 @@
 //   a clean-tree check, the checked-out branch and its commit read once, an isolated worktree, a commit made with plumbing, an in-memory
 //   merge (merge-tree), a compare-and-swap of the base (update-ref <new> <old>), the checkout brought along
 //   with a two-way read-tree, cleanup. The ratio against it says what snodo costs beyond those steps.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -57,5 +57,21 @@ export function scriptRunner(tmpdir, name, script, repository) {
   return () => {
     next += 1;
     execFileSync('bash', [path, repository, String(next), worktrees], { stdio: 'ignore' });
+  };
+}
+
+/** Like `scriptRunner`'s function, but asynchronous: several scripts can run at once. */
+export function asyncScriptRunner(tmpdir, name, script, repository) {
+  const path = join(tmpdir, `${name}.sh`);
+  const worktrees = join(tmpdir, `${name}-worktrees`);
+  writeFileSync(path, script);
+  mkdirSync(worktrees, { recursive: true });
+  let next = 0;
+  return () => {
+    next += 1;
+    const args = [path, repository, String(next), worktrees];
+    return new Promise((resolve, reject) =>
+      execFile('bash', args, (error) => (error ? reject(error) : resolve())),
+    );
   };
 }
