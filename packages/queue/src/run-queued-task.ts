@@ -2,6 +2,7 @@ import { jobResultRef, type RunTaskResult, runTask } from '@snodo/core';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { gitIn, gitProbe } from './clone-git.js';
 import { enqueueLanding } from './enqueue-landing.js';
+import { pruneLandedBranches } from './prune-landed-branches.js';
 import type { TaskJobData, TaskJobResult } from './queue-jobs.js';
 import type { WorkerContext } from './worker-context.js';
 
@@ -135,6 +136,14 @@ async function checkOutBase(context: WorkerContext, data: TaskJobData, startBran
     context.remote,
     `+refs/heads/${data.base}:refs/remotes/${context.remote}/${data.base}`,
   ]);
+  // Branches of this worker's earlier runs that have landed since (here or by another worker's lander).
+  await pruneLandedBranches(context.clone, `refs/remotes/${context.remote}/${data.base}`).catch(
+    (error: unknown) =>
+      context.log(
+        undefined,
+        `could not prune landed task branches: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+  );
   // In the base's history, not merely in this clone: after a force-push an earlier fetch still holds the commit.
   const onBase = await gitProbe(context.clone, [
     'merge-base',
