@@ -8,12 +8,20 @@ import {
 import type { Job } from 'bullmq';
 import { landingRiders } from './landing-riders.js';
 import type { LandingJobData } from './queue-jobs.js';
+import { type Withdrawal, withdrawnLandings } from './withdrawn-landings.js';
 import type { WorkerContext } from './worker-context.js';
 
 /** A landing job's return value: the lander's result and who landed it (and in which train). */
 export type LandingJobResult = RemoteLandingResult & {
   readonly workerId: string;
   readonly trainId?: string;
+  /** Set when `snodo job cancel` withdrew this job before it was pushed: nothing of it landed. */
+  readonly cancelled?: { readonly by: string; readonly at: string };
+  /**
+   * The riders this job's train landed. A cancel that removed a rider while the train was in flight reads
+   * it here to tell "withdrawn in time" from "it was already being pushed" (the removed job cannot say).
+   */
+  readonly landedRiders?: ReadonlyArray<{ readonly jobId: string; readonly commit: string }>;
 };
 
 /**
@@ -23,7 +31,8 @@ export type LandingJobResult = RemoteLandingResult & {
  * built one on another, the job's mode's deterministic gates re-run once on the last tree when the base
  * moved (`recheckCommandGates`), one compare-and-swap push with this worker's chain snapshot. Each rider's
  * outcome goes into its job's data, so taking it later returns that at once; a rider the train could not
- * settle (the train stopped as a whole) is landed on its own when its turn comes.
+ * settle (the train stopped as a whole) is landed on its own when its turn comes. Right before each push the
+ * cars' jobs are read again: one `snodo job cancel` removed or marked meanwhile is dropped, not pushed.
  */
 export async function landQueuedTask(
   context: WorkerContext,
@@ -37,6 +46,18 @@ export async function landQueuedTask(
     log(data.jobId, `${describe(result)} (in train ${trainId ?? '-'} of ${workerId})`);
     return { ...result, workerId, ...(trainId === undefined ? {} : { trainId }) };
   }
+  if (data.cancelRequested !== undefined) {
+    const { by, at } = data.cancelRequested;
+    log(data.jobId, `not landed: cancelled by ${by} at ${at}`);
+    return {
+      status: 'kept',
+      reason: `cancelled by ${by} at ${at} before it landed`,
+      attempts: 0,
+      workerId: context.workerId,
+      cancelled: data.cancelRequested,
+    };
+  }
+  const withdrawals = new Map<string, Withdrawal>();
   const result = await context.cloneLock.run(async () => {
     const riders = await landingRiders(context.landings, job, context.landingBatch);
     const train = [job, ...riders];
@@ -58,13 +79,25 @@ export async function landQueuedTask(
       snodoHome: context.snodoHome,
       ...(signal === undefined ? {} : { signal }),
       ...recheckOf(context, train, signal, log),
+      // Each car's job read again right before the push: a cancel that removed a rider, or marked this job,
+      // since they were collected is honoured. NOTE: a cancel after that read (while the landing commits
+      // are written and pushed, milliseconds) comes too late; `landedRiders` lets it find out honestly.
+      withdrawn: withdrawnLandings(context.landings, withdrawals),
     });
     if (landed.landedAloneBecause !== undefined) {
       log(data.jobId, `the train's re-check failed (${landed.landedAloneBecause}); landed each alone`);
     }
+    const landedRiders: Array<{ jobId: string; commit: string }> = [];
     for (const [index, rider] of riders.entries()) {
       const car = landed.cars[index + 1];
+      if (withdrawals.has(rider.data.jobId)) {
+        log(rider.data.jobId, `dropped from the train before its push: ${withdrawnBy(withdrawals, rider)}`);
+        continue;
+      }
       if (car === undefined || !car.settled) continue;
+      if (car.result.status === 'landed') {
+        landedRiders.push({ jobId: rider.data.jobId, commit: car.result.commit });
+      }
       log(rider.data.jobId, describe(car.result));
       // Not recorded (the job was removed meanwhile, the queue hiccupped): taking it lands it on its own,
       // which finds it already in the base.
@@ -82,10 +115,21 @@ export async function landQueuedTask(
     }
     const [own] = landed.cars;
     if (own === undefined) throw new Error(`the landing train of ${data.jobId} returned no result for it`);
-    return { ...own.result, ...(landed.trainId === undefined ? {} : { trainId: landed.trainId }) };
+    const cancelled = withdrawals.get(data.jobId);
+    return {
+      ...own.result,
+      ...(landed.trainId === undefined ? {} : { trainId: landed.trainId }),
+      ...(cancelled === undefined ? {} : { cancelled }),
+      ...(landedRiders.length === 0 ? {} : { landedRiders }),
+    };
   });
   log(data.jobId, describe(result));
   return { ...result, workerId: context.workerId };
+}
+
+function withdrawnBy(withdrawals: ReadonlyMap<string, Withdrawal>, job: Job<LandingJobData>): string {
+  const mark = withdrawals.get(job.data.jobId);
+  return mark === undefined ? 'its landing job was removed (cancelled)' : `cancelled by ${mark.by}`;
 }
 
 function describe(result: RemoteLandingResult): string {

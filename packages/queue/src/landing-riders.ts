@@ -6,10 +6,10 @@ export const DEFAULT_LANDING_BATCH = 8;
 
 /**
  * The landing jobs waiting behind `leader` that can ride in its merge train: the same base and the same
- * mode (one re-check runs the mode's gates on the train's last tree), not already landed by another train,
- * oldest first, at most `batch - 1`. They stay waiting in the queue: if this lander dies mid-train, each
- * is still landed on its own; once the train settles one, its data says how (`landedInTrain`) and taking it
- * returns that at once.
+ * mode (one re-check runs the mode's gates on the train's last tree), not already landed by another train
+ * nor marked cancelled, oldest first, at most `batch - 1`. They stay waiting in the queue: if this lander
+ * dies mid-train, each is still landed on its own; once the train settles one, its data says how
+ * (`landedInTrain`) and taking it returns that at once.
  */
 export async function landingRiders(
   landings: Queue<LandingJobData>,
@@ -23,6 +23,7 @@ export async function landingRiders(
   for (const job of waiting) {
     if (riders.length >= batch - 1) break;
     if (job === undefined || job.id === leader.id || job.data.landedInTrain !== undefined) continue;
+    if (job.data.cancelRequested !== undefined) continue;
     if (job.data.base !== leader.data.base || job.data.mode !== leader.data.mode) continue;
     if (riders.some((rider) => rider.data.jobId === job.data.jobId)) continue;
     riders.push(job);

@@ -44,7 +44,11 @@ export interface TaskJobData {
   readonly submittedBy: string;
   readonly submittedAt: string;
   readonly decision?: QueuedJobDecision;
-  /** Set by `snodo job cancel`: a worker that takes the job later does not start it. */
+  /**
+   * Set by `snodo job cancel`: a worker that takes the job later does not start it. On a job that ended
+   * `landing` (or approved): its landing was asked not to happen; once its landing job is gone from the
+   * landing queue, the job reads as cancelled.
+   */
   readonly cancelRequested?: { readonly by: string; readonly at: string };
 }
 
@@ -87,6 +91,11 @@ export interface LandingJobData {
    */
   readonly mode?: string;
   readonly task?: string;
+  /**
+   * Set by `snodo job cancel` before it removes the waiting job, or on the job a lander holds: the lander
+   * re-reads it right before its push and drops the job from the train; taking it later lands nothing.
+   */
+  readonly cancelRequested?: { readonly by: string; readonly at: string };
   /**
    * Set by a lander that landed (or kept) this job in its merge train while the job waited: taking the job
    * then returns this instead of landing it again.

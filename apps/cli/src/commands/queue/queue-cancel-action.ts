@@ -6,7 +6,8 @@ import { actorName, requireQueueConnection } from './queue-settings.js';
 /**
  * `snodo job cancel <job>` for a job of the shared queue: a waiting job is removed; a running one is marked
  * and its worker told to abort the run (which stops the coder's process group); waits up to 30 s for it to
- * end. `undefined` when `reference` is not a queue job.
+ * end. A job whose run is done but which has not landed yet has its landing withdrawn; a landed one is
+ * refused (`QUEUE_JOB_STATE`, with how to revert it). `undefined` when `reference` is not a queue job.
  */
 export async function queueCancelAction(
   context: CliContext,
@@ -21,6 +22,14 @@ export async function queueCancelAction(
     context.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else if (result.action === 'removed') {
     context.stdout.write(`${context.out.green('✔')} cancelled ${reference} before any worker started it.\n`);
+  } else if (result.action === 'landing-cancelled') {
+    context.stdout.write(
+      `${context.out.green('✔')} cancelled ${reference} before it landed: its landing was withdrawn and nothing of it is on the base (its task commit stays at refs/snodo/jobs/${reference}).\n`,
+    );
+  } else if (result.action === 'landing-unconfirmed') {
+    context.stdout.write(
+      `${context.out.yellow('!')} asked that ${reference} not land, but cannot say yet whether it was in time: ${result.detail ?? ''}.\n`,
+    );
   } else if (result.finished !== undefined) {
     context.stdout.write(
       `${context.out.green('✔')} cancelled ${reference} on ${result.finished.workerId}: ${result.finished.summary}\n`,
