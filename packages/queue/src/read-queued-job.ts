@@ -173,6 +173,16 @@ async function landingView(
   const landedBy =
     state === 'completed' ? landing.returnvalue.workerId : landing.data.landedInTrain?.workerId;
   const by = landedBy === undefined ? {} : { landedBy };
+  if (settled.status === 'kept' && ran.cancelRequested !== undefined) {
+    // The lander dropped it for the cancel (it re-reads each car right before its push).
+    return {
+      ...ran,
+      ...by,
+      status: 'cancelled',
+      outcome: 'cancelled',
+      summary: `Cancelled by ${ran.cancelRequested.by} before it landed.`,
+    };
+  }
   if (settled.status === 'kept') {
     return {
       ...ran,
