@@ -2,7 +2,7 @@ import type { SharedJudgePrefix } from './judge-prompt-parts.js';
 
 /**
  * The shortest shared prefix worth one judge's latency to warm, in characters. Providers cache a prompt
- * prefix only from 1,024 tokens (Anthropic's and OpenAI's smallest cacheable prefix; Anthropic's Haiku wants
+ * prefix only from 1,024 tokens (the smallest cacheable prefix of the major providers; some models want
  * 2,048), and ordinary text and code run 3–4 characters to a token, so below 3 × 1,024 characters no
  * provider would cache what the first judge sends and running it alone only adds its latency.
  */
