@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { GitCommandError } from '../errors/git-command-error.js';
 import { gitExecutable } from './git-executable.js';
 import { gitEnvironment, hardeningArguments } from './git-hardening.js';
+import { gitSpawnHost, type HostedGitExit } from './git-spawn-host.js';
 
 /** How `runGit` runs one command. */
 export interface RunGitOptions {
@@ -82,29 +83,44 @@ export async function runGit(args: readonly string[], options: RunGitOptions): P
   const { file, argv, spawnOptions } = invocation(args, options);
   // NOTE: plain child_process rather than execa or simple-git: a run makes dozens of short git calls; execa
   // cost about 9 ms a call here, and simple-git waits 50 ms after every command that prints nothing
-  // (bench/git-runner.bench.mjs).
+  // (bench/git-runner.bench.mjs). Once it is up, a small host process does the spawning, off this event
+  // loop (git-spawn-host.ts); until then, and without one, git is spawned from here.
+  const host = gitSpawnHost();
+  const exit = host
+    ? await host.run({ file, args: argv, cwd: spawnOptions.cwd, env: spawnOptions.env, input: options.input })
+    : await spawnGit(file, argv, spawnOptions, options.input);
+  return settle(args, options, exit);
+}
+
+/** Spawns git from this process and gathers what it prints. */
+async function spawnGit(
+  file: string,
+  argv: readonly string[],
+  spawnOptions: { cwd: string; env: NodeJS.ProcessEnv },
+  input: string | undefined,
+): Promise<HostedGitExit> {
   const child = spawn(file, argv, {
     ...spawnOptions,
-    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   const stdoutChunks: Buffer[] = [];
   const stderrChunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => stdoutChunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => stderrChunks.push(chunk));
-  if (options.input !== undefined) {
+  if (input !== undefined) {
     // git may exit before reading all of stdin (e.g. on an error); that must not crash snodo.
     child.stdin?.on('error', () => {});
-    child.stdin?.end(options.input);
+    child.stdin?.end(input);
   }
   const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, error }));
     child.once('close', (code) => resolve({ code }));
   });
-  return settle(args, options, {
+  return {
     ...exit,
     stdout: Buffer.concat(stdoutChunks).toString('utf8'),
     stderr: Buffer.concat(stderrChunks).toString('utf8'),
-  });
+  };
 }
 
 /**

@@ -1,0 +1,245 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/**
+ * A small Node process that starts snodo's git commands for it. Node's `spawn` blocks the event loop until
+ * the child has exec'd, and that fork costs more the larger the process: 1.7 ms from a fresh Node, 3–6 ms
+ * from a pipeline run's process (more with eight runs at once), about thirty times a run. From a process of
+ * its own with a tiny heap the fork stays cheap and, above all, off snodo's event loop, so concurrent runs
+ * and a worker's slots overlap instead of queueing behind each other's spawns (figures in ARCHITECTURE.md,
+ * "One git runner").
+ *
+ * The wire is the host's stdin and stdout, one command at a time per request id:
+ * - request: one JSON line `{ id, file, args, cwd, env, input }` (`input` a string for git's stdin, or
+ *   `null` to close it);
+ * - reply: one JSON line `{ id, code, error, out, err }`, then `out` bytes of git's stdout and `err` bytes of
+ *   its stderr, exactly as git wrote them (`-z` output, patches). `code` is `null` when git did not start
+ *   or was killed, with `error` saying why. The host's first line is `{ "id": -1 }`: it is ready.
+ *
+ * The host gets no environment of its own (each command carries the one `runGit` built) and stops when its
+ * stdin closes, that is when snodo exits, after the commands it started have finished.
+ */
+const HOST_SOURCE = `'use strict';
+const { spawn } = require('node:child_process');
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (text) => {
+  pending += text;
+  let start = 0;
+  for (let end = pending.indexOf('\\n', start); end !== -1; end = pending.indexOf('\\n', start)) {
+    run(JSON.parse(pending.slice(start, end)));
+    start = end + 1;
+  }
+  pending = pending.slice(start);
+});
+function run(request) {
+  const out = [];
+  const err = [];
+  let replied = false;
+  const reply = (code, error) => {
+    if (replied) return;
+    replied = true;
+    const stdout = Buffer.concat(out);
+    const stderr = Buffer.concat(err);
+    process.stdout.write(JSON.stringify({ id: request.id, code, error, out: stdout.length, err: stderr.length }) + '\\n');
+    process.stdout.write(stdout);
+    process.stdout.write(stderr);
+  };
+  let child;
+  try {
+    child = spawn(request.file, request.args, {
+      cwd: request.cwd,
+      env: request.env,
+      stdio: [request.input === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    reply(null, String(error && error.message));
+    return;
+  }
+  child.stdout.on('data', (chunk) => out.push(chunk));
+  child.stderr.on('data', (chunk) => err.push(chunk));
+  if (request.input !== null) {
+    child.stdin.on('error', () => {});
+    child.stdin.end(request.input);
+  }
+  child.once('error', (error) => reply(null, error.message));
+  child.once('close', (code, signal) => reply(code, code === null ? 'git was killed by ' + signal : undefined));
+}
+process.stdout.write(JSON.stringify({ id: -1 }) + '\\n');
+`;
+
+/** One git command for the host: what `spawn` would get. */
+export interface HostedGitCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly input?: string | undefined;
+}
+
+/** How a hosted command ended: as `spawn`'s `close` (and `error`) would have said. */
+export interface HostedGitExit {
+  readonly code: number | null;
+  readonly error?: Error | undefined;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+interface ReplyHeader {
+  readonly id: number;
+  readonly code: number | null;
+  readonly error?: string;
+  readonly out: number;
+  readonly err: number;
+}
+
+/**
+ * Reads the host's replies from its stdout: a header line, then its two bodies, in chunks of any size.
+ * Bodies are gathered as chunks and joined once, so a large patch costs one copy.
+ */
+class ReplyReader {
+  #head: Buffer = Buffer.alloc(0);
+  #header: ReplyHeader | undefined;
+  #body: Buffer[] = [];
+  #bodyLength = 0;
+
+  constructor(private readonly onReply: (header: ReplyHeader, stdout: Buffer, stderr: Buffer) => void) {}
+
+  push(chunk: Buffer): void {
+    if (this.#header === undefined)
+      this.#head = this.#head.length === 0 ? chunk : Buffer.concat([this.#head, chunk]);
+    else {
+      this.#body.push(chunk);
+      this.#bodyLength += chunk.length;
+    }
+    for (;;) {
+      if (this.#header === undefined) {
+        const end = this.#head.indexOf(10);
+        if (end === -1) return;
+        this.#header = JSON.parse(this.#head.subarray(0, end).toString('utf8')) as ReplyHeader;
+        const rest = this.#head.subarray(end + 1);
+        this.#head = Buffer.alloc(0);
+        this.#body = rest.length > 0 ? [rest] : [];
+        this.#bodyLength = rest.length;
+      }
+      const header = this.#header;
+      const needed = header.out + header.err;
+      if (this.#bodyLength < needed) return;
+      const body = this.#body.length === 1 ? (this.#body[0] as Buffer) : Buffer.concat(this.#body);
+      this.#header = undefined;
+      this.#body = [];
+      this.#bodyLength = 0;
+      this.#head = body.subarray(needed);
+      this.onReply(header, body.subarray(0, header.out), body.subarray(header.out, needed));
+    }
+  }
+}
+
+/** A started host: commands go to it once it said it is ready. */
+class GitSpawnHost {
+  readonly #child: ChildProcess;
+  readonly #waiting = new Map<number, (exit: HostedGitExit) => void>();
+  #nextId = 0;
+  #ready = false;
+  #gone = false;
+
+  constructor(onGone: (host: GitSpawnHost) => void) {
+    this.#child = spawn(process.execPath, ['-e', HOST_SOURCE], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: {},
+    });
+    const reader = new ReplyReader((header, stdout, stderr) => {
+      if (header.id === -1) {
+        this.#ready = true;
+        return;
+      }
+      const resolve = this.#waiting.get(header.id);
+      this.#waiting.delete(header.id);
+      this.#holdOpen();
+      resolve?.({
+        code: header.code,
+        ...(header.error === undefined ? {} : { error: new Error(header.error) }),
+        stdout: stdout.toString('utf8'),
+        stderr: stderr.toString('utf8'),
+      });
+    });
+    this.#child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
+    this.#child.stdin?.on('error', () => {});
+    const gone = (why: string) => {
+      if (this.#gone) return;
+      this.#gone = true;
+      onGone(this);
+      // A command the host may or may not have run is not run again here: `commit` or `update-ref` twice
+      // is not the same as once. The caller gets a failure that says what happened.
+      for (const resolve of this.#waiting.values()) {
+        resolve({ code: null, error: new Error(`snodo's git spawn host ${why}`), stdout: '', stderr: '' });
+      }
+      this.#waiting.clear();
+    };
+    this.#child.once('error', (error) => gone(`could not start: ${error.message}`));
+    // `close`, not `exit`: replies already in the pipe are read before the rest are failed.
+    this.#child.once('close', (code, signal) => gone(`exited (${signal ?? `code ${code}`}) mid-command`));
+    this.#holdOpen();
+  }
+
+  get ready(): boolean {
+    return this.#ready && !this.#gone;
+  }
+
+  get processId(): number | undefined {
+    return this.#child.pid;
+  }
+
+  run(command: HostedGitCommand): Promise<HostedGitExit> {
+    const id = this.#nextId++;
+    const done = new Promise<HostedGitExit>((resolve) => this.#waiting.set(id, resolve));
+    this.#holdOpen();
+    const { file, args, cwd, env } = command;
+    this.#child.stdin?.write(
+      `${JSON.stringify({ id, file, args, cwd, env, input: command.input ?? null })}\n`,
+    );
+    return done;
+  }
+
+  /** The host keeps snodo alive only while a command is out: an idle host never delays snodo's exit. */
+  #holdOpen(): void {
+    const busy = this.#waiting.size > 0;
+    for (const handle of [this.#child, this.#child.stdout, this.#child.stdin]) {
+      if (handle === null || handle === undefined) continue;
+      const refable = handle as { ref?: () => void; unref?: () => void };
+      if (busy) refable.ref?.();
+      else refable.unref?.();
+    }
+  }
+}
+
+/** After this many hosts die, git is spawned directly for the rest of the process. */
+const MAX_HOST_STARTS = 3;
+let host: GitSpawnHost | undefined;
+let hostStarts = 0;
+
+/**
+ * The ready host, or `undefined` (the caller spawns git itself): while the first host starts, when the
+ * host is turned off (`SNODO_GIT_SPAWN_HOST=off`), or after it died `MAX_HOST_STARTS` times.
+ */
+export function gitSpawnHost(): { run(command: HostedGitCommand): Promise<HostedGitExit> } | undefined {
+  if (host === undefined) {
+    if (
+      hostStarts >= MAX_HOST_STARTS ||
+      process.env.SNODO_GIT_SPAWN_HOST === 'off' ||
+      // `-e` is Node's: under another runtime or a single-executable build the host cannot be started so.
+      process.release.name !== 'node'
+    ) {
+      return undefined;
+    }
+    hostStarts += 1;
+    host = new GitSpawnHost((gone) => {
+      if (host === gone) host = undefined;
+    });
+  }
+  return host.ready ? host : undefined;
+}
+
+/** The running host's process id (tests kill it to see a death handled); not exported by the package. */
+export function gitSpawnHostProcessId(): number | undefined {
+  return host?.processId;
+}
