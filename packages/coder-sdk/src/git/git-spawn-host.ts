@@ -214,16 +214,25 @@ class GitSpawnHost {
 
 /** After this many hosts die, git is spawned directly for the rest of the process. */
 const MAX_HOST_STARTS = 3;
+/**
+ * Git calls spawned directly before a host is started: a command that runs a few (`snodo task list`,
+ * `config`, `doctor`) never pays for one; a run, with its thirty, has it ready after the first stage.
+ */
+const CALLS_BEFORE_HOST = 3;
 let host: GitSpawnHost | undefined;
 let hostStarts = 0;
+let directCalls = 0;
 
 /**
- * The ready host, or `undefined` (the caller spawns git itself): while the first host starts, when the
- * host is turned off (`SNODO_GIT_SPAWN_HOST=off`), or after it died `MAX_HOST_STARTS` times.
+ * The ready host, or `undefined` (the caller spawns git itself): for a process's first
+ * `CALLS_BEFORE_HOST` calls, while the host starts, when it is turned off (`SNODO_GIT_SPAWN_HOST=off`), or
+ * after it died `MAX_HOST_STARTS` times.
  */
 export function gitSpawnHost(): { run(command: HostedGitCommand): Promise<HostedGitExit> } | undefined {
   if (host === undefined) {
+    directCalls += 1;
     if (
+      directCalls <= CALLS_BEFORE_HOST ||
       hostStarts >= MAX_HOST_STARTS ||
       process.env.SNODO_GIT_SPAWN_HOST === 'off' ||
       // `-e` is Node's: under another runtime or a single-executable build the host cannot be started so.
