@@ -62,6 +62,15 @@ describe('the git spawn host', () => {
     expect(answers.map((answer) => answer.stdout)).toEqual(expected);
   });
 
+  it('outlives a SIGINT or SIGTERM of its process group: snodo decides when it stops', async () => {
+    const pid = gitSpawnHostProcessId() as number;
+    process.kill(pid, 'SIGINT');
+    process.kill(pid, 'SIGTERM');
+    await sleep(200);
+    expect(gitSpawnHostProcessId()).toBe(pid);
+    expect((await runGit(['rev-parse', '--git-dir'], { cwd: root })).stdout.trim()).toBe('.git');
+  });
+
   it('a host that dies mid-command fails that command, saying so, and the next one runs', async () => {
     const pid = gitSpawnHostProcessId();
     expect(pid).toBeGreaterThan(0);

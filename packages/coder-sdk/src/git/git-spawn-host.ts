@@ -15,11 +15,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
  *   its stderr, exactly as git wrote them (`-z` output, patches). `code` is `null` when git did not start
  *   or was killed, with `error` saying why. The host's first line is `{ "id": -1 }`: it is ready.
  *
- * The host gets no environment of its own (each command carries the one `runGit` built) and stops when its
- * stdin closes, that is when snodo exits, after the commands it started have finished.
+ * The host gets no environment of its own (each command carries the one `runGit` built), ignores the
+ * signals of snodo's process group (git itself still gets them, as before) and stops when its stdin
+ * closes, that is when snodo exits, after the commands it started have finished.
  */
 const HOST_SOURCE = `'use strict';
 const { spawn } = require('node:child_process');
+// A signal to snodo's process group (Ctrl-C, a service manager's SIGTERM) is snodo's to handle: it may
+// still run git to stop cleanly. The host ends with its stdin, that is with snodo.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
 let pending = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (text) => {
