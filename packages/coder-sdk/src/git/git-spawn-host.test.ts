@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolateGitConfiguration } from '../testing/temporary-repository.js';
-import { gitSpawnHost, gitSpawnHostProcessId } from './git-spawn-host.js';
+import { gitSpawnHost, gitSpawnHostProcessId, ReplyReader } from './git-spawn-host.js';
 import { runGit } from './run-git.js';
 
 let root: string;
@@ -114,5 +114,51 @@ describe('the git spawn host', () => {
     ]);
     child.kill('SIGKILL');
     expect({ code, output }).toEqual({ code: 0, output: '.git' });
+  });
+
+  it('reads replies cut anywhere: a header split across chunks, a UTF-8 character split, two in one chunk', () => {
+    const frame = (id: number, stdout: string, stderr: string) => {
+      const out = Buffer.from(stdout);
+      const err = Buffer.from(stderr);
+      return Buffer.concat([
+        Buffer.from(`${JSON.stringify({ id, code: 0, out: out.length, err: err.length })}\n`),
+        out,
+        err,
+      ]);
+    };
+    const wire = Buffer.concat([
+      frame(1, 'ü\0ß\n', 'warn'),
+      frame(2, '', ''),
+      frame(3, '€'.repeat(1000), ''),
+    ]);
+    const replies: string[] = [];
+    let garbled = 0;
+    const byteAtATime = new ReplyReader(
+      (header, stdout, stderr) => replies.push(`${header.id}:${stdout.toString()}|${stderr.toString()}`),
+      () => {
+        garbled += 1;
+      },
+    );
+    for (const byte of wire) byteAtATime.push(Buffer.from([byte]));
+    const whole: string[] = [];
+    new ReplyReader(
+      (header, stdout, stderr) => whole.push(`${header.id}:${stdout.toString()}|${stderr.toString()}`),
+      () => {},
+    ).push(wire);
+    const expected = ['1:ü\0ß\n|warn', '2:|', `3:${'€'.repeat(1000)}|`];
+    expect(replies).toEqual(expected);
+    expect(whole).toEqual(expected);
+    expect(garbled).toBe(0);
+
+    // Something else printing on the host's stdout is not taken for a reply.
+    const noise = new ReplyReader(
+      () => replies.push('taken'),
+      () => {
+        garbled += 1;
+      },
+    );
+    noise.push(Buffer.from('Usage: snodo [options]\n'));
+    expect(garbled).toBe(1);
+    expect(replies).toHaveLength(3);
   });
 });

@@ -13,7 +13,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
  *   `null` to close it);
  * - reply: one JSON line `{ id, code, error, out, err }`, then `out` bytes of git's stdout and `err` bytes of
  *   its stderr, exactly as git wrote them (`-z` output, patches). `code` is `null` when git did not start
- *   or was killed, with `error` saying why. The host's first line is `{ "id": -1 }`: it is ready.
+ *   or was killed, with `error` saying why. The host's first line is a reply with id -1 and no bytes: it is ready.
  *
  * The host gets no environment of its own (each command carries the one `runGit` built), ignores the
  * signals of snodo's process group (git itself still gets them, as before) and stops when its stdin
@@ -27,9 +27,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {
 let pending = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (text) => {
+  // Only the new text can hold a newline: a long request is scanned once, not once per chunk.
+  let end = pending.length + text.indexOf('\\n');
   pending += text;
+  if (end < pending.length - text.length) return;
   let start = 0;
-  for (let end = pending.indexOf('\\n', start); end !== -1; end = pending.indexOf('\\n', start)) {
+  for (; end !== -1; end = pending.indexOf('\\n', start)) {
     run(JSON.parse(pending.slice(start, end)));
     start = end + 1;
   }
@@ -68,7 +71,7 @@ function run(request) {
   child.once('error', (error) => reply(null, error.message));
   child.once('close', (code, signal) => reply(code, code === null ? 'git was killed by ' + signal : undefined));
 }
-process.stdout.write(JSON.stringify({ id: -1 }) + '\\n');
+process.stdout.write(JSON.stringify({ id: -1, code: 0, out: 0, err: 0 }) + '\\n');
 `;
 
 /** One git command for the host: what `spawn` would get. */
@@ -100,13 +103,17 @@ interface ReplyHeader {
  * Reads the host's replies from its stdout: a header line, then its two bodies, in chunks of any size.
  * Bodies are gathered as chunks and joined once, so a large patch costs one copy.
  */
-class ReplyReader {
+export class ReplyReader {
   #head: Buffer = Buffer.alloc(0);
   #header: ReplyHeader | undefined;
   #body: Buffer[] = [];
   #bodyLength = 0;
 
-  constructor(private readonly onReply: (header: ReplyHeader, stdout: Buffer, stderr: Buffer) => void) {}
+  constructor(
+    private readonly onReply: (header: ReplyHeader, stdout: Buffer, stderr: Buffer) => void,
+    /** The stream is not the host's wire format (something else printed there): nothing more is read. */
+    private readonly onGarbled: () => void,
+  ) {}
 
   push(chunk: Buffer): void {
     if (this.#header === undefined)
@@ -119,7 +126,12 @@ class ReplyReader {
       if (this.#header === undefined) {
         const end = this.#head.indexOf(10);
         if (end === -1) return;
-        this.#header = JSON.parse(this.#head.subarray(0, end).toString('utf8')) as ReplyHeader;
+        const header = parseHeader(this.#head.subarray(0, end));
+        if (header === undefined) {
+          this.onGarbled();
+          return;
+        }
+        this.#header = header;
         const rest = this.#head.subarray(end + 1);
         this.#head = Buffer.alloc(0);
         this.#body = rest.length > 0 ? [rest] : [];
@@ -132,9 +144,26 @@ class ReplyReader {
       this.#header = undefined;
       this.#body = [];
       this.#bodyLength = 0;
-      this.#head = body.subarray(needed);
+      // A copy of what follows (usually nothing), so the body is not kept alive by a view of it.
+      this.#head = body.length === needed ? Buffer.alloc(0) : Buffer.from(body.subarray(needed));
       this.onReply(header, body.subarray(0, header.out), body.subarray(header.out, needed));
     }
+  }
+}
+
+function parseHeader(line: Buffer): ReplyHeader | undefined {
+  try {
+    const header = JSON.parse(line.toString('utf8')) as Partial<ReplyHeader>;
+    const sizes = [header.out, header.err];
+    if (
+      typeof header.id !== 'number' ||
+      !sizes.every((size) => Number.isSafeInteger(size) && (size as number) >= 0)
+    ) {
+      return undefined;
+    }
+    return header as ReplyHeader;
+  } catch {
+    return undefined;
   }
 }
 
@@ -151,21 +180,25 @@ class GitSpawnHost {
       stdio: ['pipe', 'pipe', 'ignore'],
       env: {},
     });
-    const reader = new ReplyReader((header, stdout, stderr) => {
-      if (header.id === -1) {
-        this.#ready = true;
-        return;
-      }
-      const resolve = this.#waiting.get(header.id);
-      this.#waiting.delete(header.id);
-      this.#holdOpen();
-      resolve?.({
-        code: header.code,
-        ...(header.error === undefined ? {} : { error: new Error(header.error) }),
-        stdout: stdout.toString('utf8'),
-        stderr: stderr.toString('utf8'),
-      });
-    });
+    const reader = new ReplyReader(
+      (header, stdout, stderr) => {
+        if (header.id === -1) {
+          this.#ready = true;
+          return;
+        }
+        const resolve = this.#waiting.get(header.id);
+        this.#waiting.delete(header.id);
+        this.#holdOpen();
+        resolve?.({
+          code: header.code,
+          ...(header.error === undefined ? {} : { error: new Error(header.error) }),
+          stdout: stdout.toString('utf8'),
+          stderr: stderr.toString('utf8'),
+        });
+      },
+      // Its `close` then fails what is pending.
+      () => this.#child.kill('SIGKILL'),
+    );
     this.#child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
     this.#child.stdin?.on('error', () => {});
     const gone = (why: string) => {
@@ -239,7 +272,8 @@ export function gitSpawnHost(): { run(command: HostedGitCommand): Promise<Hosted
       directCalls <= CALLS_BEFORE_HOST ||
       hostStarts >= MAX_HOST_STARTS ||
       process.env.SNODO_GIT_SPAWN_HOST === 'off' ||
-      // `-e` is Node's: under another runtime or a single-executable build the host cannot be started so.
+      // `-e` is Node's: another runtime may not start the host so (snodo ships no single-executable build,
+      // whose binary would not read `-e` either).
       process.release.name !== 'node'
     ) {
       return undefined;
