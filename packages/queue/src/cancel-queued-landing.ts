@@ -9,6 +9,7 @@ import {
   type TaskJobData,
   type TaskJobResult,
 } from './queue-jobs.js';
+import { settledLanding } from './settled-landing.js';
 
 /** How a cancel of a job waiting to land ended. */
 export type LandingCancelOutcome =
@@ -118,7 +119,15 @@ async function awaitOwnLanding(
     };
   }
   if (result.status === 'landed') throw tooLate(jobId, base, result.commit, result.workerId);
-  // Kept (withdrawn, or for its own reason): nothing landed. Gone from the queue, the job reads cancelled.
+  if (result.cancelled === undefined) {
+    // Kept for a reason of its own (a conflict, a failed re-check) before it saw the mark: that stays.
+    throw new QueueJobStateError({
+      jobId,
+      state: `done, and its lander kept it without landing it (${result.reason})`,
+      wanted: 'there is nothing to cancel: it will not land',
+    });
+  }
+  // Withdrawn for this cancel: nothing landed. Gone from the queue, the job reads cancelled.
   await landing.remove().catch(() => undefined);
   return { action: 'landing-cancelled' };
 }
@@ -140,13 +149,11 @@ function refuseSettled(
       wanted: 'the queue will not try to land it again, so there is nothing to cancel',
     });
   }
-  const result =
-    state === 'completed' ? (landing.returnvalue ?? undefined) : landing.data.landedInTrain?.result;
-  if (result === undefined) return 'pending';
-  if (state === 'completed' && landing.returnvalue.cancelled !== undefined) return 'cancelled';
+  const settled = settledLanding(landing, state);
+  if (settled === undefined) return 'pending';
+  const { result, workerId } = settled;
+  if (settled.cancelled !== undefined) return 'cancelled';
   if (result.status === 'landed') {
-    const workerId =
-      state === 'completed' ? landing.returnvalue.workerId : landing.data.landedInTrain?.workerId;
     throw new QueueJobStateError({
       jobId,
       state: `landed on ${base} as ${result.commit.slice(0, 12)}${workerId === undefined ? '' : ` by ${workerId}`}`,

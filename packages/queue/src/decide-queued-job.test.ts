@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideQueuedJob } from './decide-queued-job.js';
 import { openQueueConnection, type QueueConnection } from './queue-connection.js';
 import { LANDING_QUEUE, TASK_QUEUE, type TaskJobData, type TaskJobResult } from './queue-jobs.js';
+import { readQueuedJob } from './read-queued-job.js';
 import { REDIS_SERVER, startTestRedis, type TestRedisServer } from './testing/redis-server.js';
 
 const data: TaskJobData = {
@@ -86,5 +87,53 @@ describe.skipIf(REDIS_SERVER === undefined)('decideQueuedJob on Redis', () => {
       landingQueued: false,
       decision: { decision: 'reject', by: 'reviewer' },
     });
+  });
+
+  it('an approval recorded but stopped before its landing was queued is finished by approving again; ' +
+    'job status says so meanwhile, and a job is still decided once', { timeout: 30_000 }, async () => {
+    const approved = { decision: 'approve' as const, by: 'ann', at: '2026-12-02T01:00:00.000Z' };
+    const queue = connection.createQueue<TaskJobData, TaskJobResult>(TASK_QUEUE);
+    try {
+      await endedJob('q_interrupted', {
+        status: 'escalated',
+        outcome: 'escalated',
+        summary: 'A judge warned.',
+        workerId: 'w1',
+        localJobId: 'j_local',
+        taskCommit: 'c'.repeat(40),
+        taskBase: data.baseCommit,
+        mode: 'producer',
+      });
+      // What an approval that died between its two writes leaves: the decision, no landing job.
+      const job = await queue.getJob('q_interrupted');
+      await job?.updateData({ ...data, decision: approved });
+
+      const stuck = await readQueuedJob({ connection, jobId: 'q_interrupted' });
+      expect(stuck).toMatchObject({ status: 'halted', outcome: 'approved' });
+      expect(stuck.summary).toContain('snodo task approve q_interrupted again queues it');
+      await expect(
+        decideQueuedJob({ connection, jobId: 'q_interrupted', decision: 'reject', actor: 'bob' }),
+      ).rejects.toMatchObject({
+        code: 'QUEUE_JOB_STATE',
+        message: expect.stringContaining('already approved by ann'),
+      });
+
+      const finished = await decideQueuedJob({
+        connection,
+        jobId: 'q_interrupted',
+        decision: 'approve',
+        actor: 'bob',
+      });
+      expect(finished).toMatchObject({ landingQueued: true, decision: approved });
+      expect(await readQueuedJob({ connection, jobId: 'q_interrupted' })).toMatchObject({
+        status: 'landing',
+        summary: 'Waiting in the landing queue.',
+      });
+      await expect(
+        decideQueuedJob({ connection, jobId: 'q_interrupted', decision: 'approve', actor: 'bob' }),
+      ).rejects.toMatchObject({ code: 'QUEUE_JOB_STATE', message: expect.stringContaining('decided once') });
+    } finally {
+      await queue.close();
+    }
   });
 });

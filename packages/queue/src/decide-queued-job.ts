@@ -5,6 +5,7 @@ import type { QueueConnection } from './queue-connection.js';
 import {
   LANDING_QUEUE,
   type LandingJobData,
+  landingJobId,
   type QueuedJobDecision,
   TASK_QUEUE,
   type TaskJobData,
@@ -47,8 +48,13 @@ export async function decideQueuedJob(options: {
         wanted: 'only an escalated job waits for a decision',
       });
     }
-    if (job.data.decision !== undefined) {
-      const earlier = job.data.decision;
+    const earlier = job.data.decision;
+    const interrupted =
+      earlier?.decision === 'approve' &&
+      options.decision === 'approve' &&
+      !(await landings.getJob(landingJobId(jobId))) &&
+      job.data.cancelRequested === undefined;
+    if (earlier !== undefined && !interrupted) {
       throw new QueueJobStateError({
         jobId,
         state: `already ${earlier.decision === 'approve' ? 'approved' : 'rejected'} by ${earlier.by} at ${earlier.at}`,
@@ -70,14 +76,20 @@ export async function decideQueuedJob(options: {
         wanted: 'submit the task again with the judges or policy that should let it run',
       });
     }
-    const decision: QueuedJobDecision = {
-      decision: options.decision,
-      by: options.actor,
-      at: new Date().toISOString(),
-      ...(options.reason === undefined ? {} : { reason: options.reason }),
-    };
-    await job.updateData({ ...job.data, decision });
-    await options.record?.(decision, result);
+    // An approval recorded but stopped before its landing was queued (a crash, the queue unreachable) is
+    // finished by approving again: the first decision stands, the landing is queued now.
+    const decision: QueuedJobDecision = interrupted
+      ? earlier
+      : {
+          decision: options.decision,
+          by: options.actor,
+          at: new Date().toISOString(),
+          ...(options.reason === undefined ? {} : { reason: options.reason }),
+        };
+    if (!interrupted) {
+      await job.updateData({ ...job.data, decision });
+      await options.record?.(decision, result);
+    }
     let landingQueued = false;
     if (options.decision === 'approve' && result.taskCommit !== undefined) {
       await enqueueLanding(landings, {

@@ -36,7 +36,8 @@ export const QueueJobNotFoundError = defineSnodoError({
   code: 'QUEUE_JOB_NOT_FOUND',
   message: (options: { jobId: string; url: string }) =>
     `The queue at ${options.url} has no job ${options.jobId}. ` +
-    '`snodo submit` printed the ids of the jobs it enqueued.',
+    '`snodo submit` printed the ids of the jobs it enqueued; a job cancelled before any worker took it is ' +
+    'removed from the queue.',
 });
 export type QueueJobNotFoundError = InstanceType<typeof QueueJobNotFoundError>;
 

@@ -97,9 +97,15 @@ describe('pruneLandedBranches', () => {
     git('merge', '--quiet', '--no-ff', '-m', 'landing', running);
     git('update-ref', 'refs/remotes/origin/main', 'HEAD');
 
+    // A landed job whose branch is checked out in a worktree that was kept.
+    const checkedOut = await job('worktree.txt', 'done');
+    git('merge', '--quiet', '--no-ff', '-m', 'landing', checkedOut);
+    git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+    git('worktree', 'add', '--quiet', join(directory, 'kept'), checkedOut);
+
     expect(await pruneLandedBranches(clone, 'refs/remotes/origin/main')).toBe(1);
     const branches = git('for-each-ref', '--format=%(refname:short)', 'refs/heads/snodo/').split('\n');
-    expect(branches.sort()).toEqual([notLanded, running, 'snodo/j_foreign-work'].sort());
+    expect(branches.sort()).toEqual([notLanded, running, checkedOut, 'snodo/j_foreign-work'].sort());
     // Nothing else to do the second time.
     expect(await pruneLandedBranches(clone, 'refs/remotes/origin/main')).toBe(0);
   });

@@ -15,15 +15,28 @@ const TASK_BRANCHES = 'refs/heads/snodo/';
  */
 export async function pruneLandedBranches(clone: string, landedRef: string): Promise<number> {
   const listed = await runGit(
-    ['for-each-ref', '--merged', landedRef, '--format=%(refname) %(objectname)', TASK_BRANCHES],
+    [
+      'for-each-ref',
+      '--merged',
+      landedRef,
+      '--format=%(refname) %(objectname) %(worktreepath)',
+      TASK_BRANCHES,
+    ],
     { cwd: clone, readOnly: true },
   );
   const deletions = listed.stdout
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => line.split(' ') as [string, string])
-    .filter(([ref]) => jobEndedOnBranch(clone, ref.slice('refs/heads/'.length)));
+    .map((line) => {
+      const [ref = '', tip = '', ...worktree] = line.split(' ');
+      return { ref, tip, checkedOut: worktree.join(' ') !== '' };
+    })
+    // A branch checked out in a worktree (a kept one) stays: `update-ref` would leave it on an unborn branch.
+    .filter(({ ref, checkedOut }) => !checkedOut && jobEndedOnBranch(clone, ref.slice('refs/heads/'.length)))
+    .map(({ ref, tip }) => [ref, tip] as const);
   if (deletions.length === 0) return 0;
+  // One transaction: a branch that moved since it was listed fails it whole, and nothing is deleted until
+  // the next job's prune (the caller logs it); landed branches wait, nothing is lost.
   await runGit(['update-ref', '--stdin'], {
     cwd: clone,
     input: deletions.map(([ref, tip]) => `delete ${ref} ${tip}\n`).join(''),

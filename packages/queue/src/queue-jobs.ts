@@ -74,6 +74,8 @@ export interface TaskJobResult {
   readonly stoppedAtBudget?: true;
   /** The protocol mode the run chose: the lander re-runs its deterministic gates when the base moved. */
   readonly mode?: string;
+  /** A `failed` run's error code (`MODEL_REQUIRED`, `CODER_FAILED`…): `snodo job wait` exits by it. */
+  readonly error?: { readonly code: string };
 }
 
 /** A landing job's data: enough for any worker's clone to land the task on the remote. */

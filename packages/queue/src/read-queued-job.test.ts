@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelQueuedJob } from './cancel-queued-job.js';
 import { enqueueLanding } from './enqueue-landing.js';
 import type { LandingJobResult } from './land-queued-task.js';
 import { openQueueConnection, type QueueConnection } from './queue-connection.js';
@@ -159,6 +160,42 @@ describe.skipIf(REDIS_SERVER === undefined)('a queue job as snodo job status|wai
       expect(failed.summary).toContain('the remote is unreachable');
     } finally {
       await Promise.all([tasks.close(), landings.close()]);
+    }
+  });
+
+  it('a wait on a job cancelled before any worker took it ends cancelled; a failed run carries its error code', {
+    timeout: 30_000,
+  }, async () => {
+    const tasks = connection.createQueue<TaskJobData, TaskJobResult>(TASK_QUEUE);
+    try {
+      await tasks.add('task', submission('Cancelled while waited for'), { jobId: 'q_cancel_waited' });
+      const waiting = waitForQueuedJob({
+        connection,
+        jobId: 'q_cancel_waited',
+        pollMs: 50,
+        timeoutMs: 20_000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await cancelQueuedJob({ connection, jobId: 'q_cancel_waited', actor: 'ann' })).toMatchObject({
+        action: 'removed',
+      });
+      expect(await waiting).toMatchObject({ status: 'cancelled', task: 'Cancelled while waited for' });
+
+      await endTasks(
+        { q_bad_model: submission('Needs a model') },
+        {
+          q_bad_model: {
+            ...ran('failed', 'failed', 'No judging model.'),
+            error: { code: 'MODEL_REQUIRED' },
+          },
+        },
+      );
+      expect(await readQueuedJob({ connection, jobId: 'q_bad_model' })).toMatchObject({
+        status: 'failed',
+        error: { code: 'MODEL_REQUIRED' },
+      });
+    } finally {
+      await tasks.close();
     }
   });
 

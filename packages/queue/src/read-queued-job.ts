@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobStatus } from '@snodo/core';
 import type { Job } from 'bullmq';
+import { QueueJobNotFoundError } from './errors.js';
 import { findTaskJob } from './find-task-job.js';
 import type { LandingJobResult } from './land-queued-task.js';
 import type { QueueConnection } from './queue-connection.js';
@@ -13,6 +14,7 @@ import {
   type TaskJobData,
   type TaskJobResult,
 } from './queue-jobs.js';
+import { settledLanding } from './settled-landing.js';
 
 /**
  * Where a queue job is, read from the shared state alone (any machine with `queue.url` can ask):
@@ -47,6 +49,8 @@ export interface QueuedJobView {
   readonly landedBy?: string;
   readonly decision?: QueuedJobDecision;
   readonly cancelRequested?: TaskJobData['cancelRequested'];
+  /** A failed run's error code, so `snodo job wait` exits as the run would have (2 bad input, else 3). */
+  readonly error?: { readonly code: string };
 }
 
 /** Whether a view is final: `snodo job wait` returns once it is. */
@@ -81,9 +85,24 @@ export async function waitForQueuedJob(options: {
   pollMs?: number | undefined;
 }): Promise<QueuedJobView> {
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+  let last: QueuedJobView | undefined;
   for (;;) {
-    const view = await readQueuedJob(options);
+    let view: QueuedJobView;
+    try {
+      view = await readQueuedJob(options);
+    } catch (error) {
+      // `snodo job cancel` removes a job no worker has taken (so its id can be submitted again): seen
+      // waiting a moment ago and gone now, it was cancelled.
+      if (last === undefined || !QueueJobNotFoundError.isInstance(error)) throw error;
+      return {
+        ...last,
+        status: 'cancelled',
+        outcome: 'cancelled',
+        summary: 'Cancelled before any worker took it: it left the queue.',
+      };
+    }
     if (queuedJobEnded(view) || (deadline !== undefined && Date.now() >= deadline)) return view;
+    last = view;
     await sleep(options.pollMs ?? 500);
   }
 }
@@ -131,7 +150,13 @@ async function viewOf(
       };
     }
   } else if (result.status !== 'landing') {
-    return { ...ran, status: result.status, outcome: result.outcome, summary: result.summary };
+    return {
+      ...ran,
+      status: result.status,
+      outcome: result.outcome,
+      summary: result.summary,
+      ...(result.error === undefined ? {} : { error: result.error }),
+    };
   }
   return landingView(ran, await landingJob());
 }
@@ -154,33 +179,40 @@ async function landingView(
         summary: `Cancelled by ${ran.cancelRequested.by} before it landed.`,
       };
     }
+    if (ran.decision?.decision === 'approve') {
+      return {
+        ...ran,
+        status: 'halted',
+        outcome: 'approved',
+        summary:
+          `Approved by ${ran.decision.by}, but no landing was queued (the approval was interrupted): ` +
+          `snodo task approve ${ran.jobId} again queues it.`,
+      };
+    }
     return { ...ran, status: 'landing', summary: 'Its landing is being queued.' };
   }
   const state = await landing.getState();
-  // A landing settled in another job's merge train records its outcome in its data while it still waits.
-  const settled =
-    state === 'completed' ? landing.returnvalue : (landing.data.landedInTrain?.result ?? undefined);
   if (state === 'failed') {
     return { ...ran, status: 'failed', summary: `The landing failed: ${landing.failedReason}` };
   }
-  if (settled === undefined || settled === null) {
+  const outcome = settledLanding(landing, state);
+  if (outcome === undefined) {
     return {
       ...ran,
       status: 'landing',
       summary: state === 'active' ? 'Landing now.' : 'Waiting in the landing queue.',
     };
   }
-  const landedBy =
-    state === 'completed' ? landing.returnvalue.workerId : landing.data.landedInTrain?.workerId;
-  const by = landedBy === undefined ? {} : { landedBy };
-  if (settled.status === 'kept' && ran.cancelRequested !== undefined) {
-    // The lander dropped it for the cancel (it re-reads each car right before its push).
+  const settled = outcome.result;
+  const by = outcome.workerId === undefined ? {} : { landedBy: outcome.workerId };
+  if (outcome.cancelled !== undefined) {
+    // Its lander dropped it for the cancel (it re-reads each car right before its push).
     return {
       ...ran,
       ...by,
       status: 'cancelled',
       outcome: 'cancelled',
-      summary: `Cancelled by ${ran.cancelRequested.by} before it landed.`,
+      summary: `Cancelled by ${outcome.cancelled.by} before it landed.`,
     };
   }
   if (settled.status === 'kept') {

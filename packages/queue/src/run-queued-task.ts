@@ -113,7 +113,10 @@ async function finishQueuedTask(
     };
   }
   log(`${result.status} (${result.outcome}): ${result.summary}`);
-  return ended(context, result.status, result.outcome, result.summary, result.jobId, data);
+  return {
+    ...ended(context, result.status, result.outcome, result.summary, result.jobId, data),
+    ...(result.error === undefined ? {} : { error: { code: result.error.code } }),
+  };
 }
 
 function ended(

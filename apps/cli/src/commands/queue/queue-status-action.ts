@@ -18,8 +18,11 @@ function describe(context: CliContext, view: QueuedJobView): string {
   if (view.workerId !== undefined) {
     lines.push(`  ran on:    ${view.workerId} (there: snodo task show ${view.localJobId ?? ''})`);
   }
-  if (view.taskCommit !== undefined)
-    lines.push(`  commit:    refs/snodo/jobs/${view.jobId} at ${view.taskCommit}`);
+  if (view.taskCommit !== undefined) {
+    // The lander deletes refs/snodo/jobs/<job> once it has landed; the commit stays in the base's history.
+    const ref = view.landedCommit === undefined ? ` (refs/snodo/jobs/${view.jobId})` : '';
+    lines.push(`  commit:    ${view.taskCommit}${ref}`);
+  }
   if (view.landedCommit !== undefined) {
     lines.push(
       `  landed:    ${view.landedCommit}${view.landedBy === undefined ? '' : ` by ${view.landedBy}`}`,
