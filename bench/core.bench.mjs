@@ -174,9 +174,9 @@ export default async function bench({ report, tmpdir }) {
       baselineName: '8 in sequence',
       aim: 0.7,
     });
-    // What this machine allows: the plumbing baseline's git work, 8 scripts each on its own repository (no
-    // shared ref to race on), at once versus in sequence. Where process creation does not run in parallel,
-    // this floor is near 1× and no number of git processes per run gets concurrent runs far below it.
+    // A lower bound from the git work alone: the plumbing baseline, 8 scripts each on its own repository
+    // (no Node, no shared ref or lock to wait for), at once versus in sequence. Where process creation does
+    // not run in parallel this is near 1×, and no number of git processes per run gets runs far below it.
     const scripts = Array.from({ length: 8 }, (_, index) =>
       asyncScriptRunner(
         tmpdir,
@@ -190,7 +190,7 @@ export default async function bench({ report, tmpdir }) {
       for (const script of scripts) await script();
     });
     const scriptsAtOnce = await time(() => Promise.all(scripts.map((script) => script())));
-    report('8 plumbing scripts at once (the machine’s floor)', {
+    report('8 plumbing scripts at once, own repositories (a lower bound)', {
       value: scriptsAtOnce,
       unit: 'ms',
       baseline: scriptsInSequence,

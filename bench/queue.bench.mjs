@@ -143,9 +143,13 @@ async function round(dir, workers, slots) {
         stdio: ['ignore', 'pipe', 'ignore'],
       },
     );
+    let partial = '';
     child.stdout.on('data', (chunk) => {
+      // Whole lines only: a chunk may end mid-line.
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
       // Distinct jobs: a job landed in another's merge train says so twice (in the train, and when taken).
-      for (const line of String(chunk).split('\n')) {
+      for (const line of lines) {
         if (/ ready: /.test(line)) ready += 1;
         const job = / (\S+) landed /.exec(line)?.[1];
         if (job !== undefined && !landed.has(job)) {

@@ -3,8 +3,10 @@ import type { SharedJudgePrefix } from './judge-prompt-parts.js';
 /**
  * The shortest shared prefix worth one judge's latency to warm, in characters. Providers cache a prompt
  * prefix only from 1,024 tokens (the smallest cacheable prefix of the major providers; some models want
- * 2,048), and ordinary text and code run 3–4 characters to a token, so below 3 × 1,024 characters no
- * provider would cache what the first judge sends and running it alone only adds its latency.
+ * 2,048 or 4,096), and ordinary text and code run 3–4 characters to a token, so below 3 × 1,024 characters
+ * no provider would cache what the first judge sends and running it alone only adds its latency. Judge
+ * tool definitions, also part of a cached prefix, are left out of the count: a missed warm-up costs only
+ * cache writes, a needless one a judge's latency.
  */
 export const MIN_WARMABLE_PREFIX_CHARS = 3 * 1_024;
 
