@@ -44,34 +44,35 @@ git read-tree -m -u "$base" "$commit"
 git worktree remove --force "$wt"
 `;
 
+/** Writes `script` under `tmpdir` once; returns the argv of its next run on `repository` (a fresh number each). */
+function scriptArguments(tmpdir, name, script, repository) {
+  const path = join(tmpdir, `${name}.sh`);
+  const worktrees = join(tmpdir, `${name}-worktrees`);
+  writeFileSync(path, script);
+  mkdirSync(worktrees, { recursive: true });
+  let next = 0;
+  return () => {
+    next += 1;
+    return [path, repository, String(next), worktrees];
+  };
+}
+
 /**
  * Writes `script` under `tmpdir` once and returns a function that runs it on `repository` with a fresh
  * number each call (its worktrees go to `<tmpdir>/<name>-worktrees`).
  */
 export function scriptRunner(tmpdir, name, script, repository) {
-  const path = join(tmpdir, `${name}.sh`);
-  const worktrees = join(tmpdir, `${name}-worktrees`);
-  writeFileSync(path, script);
-  mkdirSync(worktrees, { recursive: true });
-  let next = 0;
+  const nextArguments = scriptArguments(tmpdir, name, script, repository);
   return () => {
-    next += 1;
-    execFileSync('bash', [path, repository, String(next), worktrees], { stdio: 'ignore' });
+    execFileSync('bash', nextArguments(), { stdio: 'ignore' });
   };
 }
 
 /** Like `scriptRunner`'s function, but asynchronous: several scripts can run at once. */
 export function asyncScriptRunner(tmpdir, name, script, repository) {
-  const path = join(tmpdir, `${name}.sh`);
-  const worktrees = join(tmpdir, `${name}-worktrees`);
-  writeFileSync(path, script);
-  mkdirSync(worktrees, { recursive: true });
-  let next = 0;
-  return () => {
-    next += 1;
-    const args = [path, repository, String(next), worktrees];
-    return new Promise((resolve, reject) =>
-      execFile('bash', args, (error) => (error ? reject(error) : resolve())),
+  const nextArguments = scriptArguments(tmpdir, name, script, repository);
+  return () =>
+    new Promise((resolve, reject) =>
+      execFile('bash', nextArguments(), (error) => (error ? reject(error) : resolve())),
     );
-  };
 }

@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cancelQueuedJob } from './cancel-queued-job.js';
 import { enqueueLanding } from './enqueue-landing.js';
 import type { LandingJobResult } from './land-queued-task.js';
-import { openQueueConnection, type QueueConnection } from './queue-connection.js';
+import type { QueueConnection } from './queue-connection.js';
 import {
   LANDING_QUEUE,
   type LandingJobData,
@@ -17,30 +16,17 @@ import {
 } from './queue-jobs.js';
 import { readQueuedJob } from './read-queued-job.js';
 import { type RunningWorker, startWorker } from './start-worker.js';
-import { REDIS_SERVER, startTestRedis, type TestRedisServer } from './testing/redis-server.js';
+import { REDIS_SERVER } from './testing/redis-server.js';
+import { useRedisTestbed } from './testing/redis-testbed.js';
 
 const slow = { timeout: 120_000 };
 
 describe.skipIf(REDIS_SERVER === undefined)('snodo job cancel of a queue job waiting to land', () => {
+  const testbed = useRedisTestbed('snodo-cancel-landing', { gitIdentity: true });
   let directory: string;
-  let redis: TestRedisServer;
   let connection: QueueConnection;
-  const savedEnv = { ...process.env };
-
-  beforeAll(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'snodo-cancel-landing-'));
-    writeFileSync(join(directory, 'gitconfig'), '[user]\n\tname = Tester\n\temail = tester@example.com\n');
-    // git (the test's and the lander's) reads this identity and nothing of the machine's.
-    process.env.GIT_CONFIG_GLOBAL = join(directory, 'gitconfig');
-    process.env.GIT_CONFIG_NOSYSTEM = '1';
-    redis = await startTestRedis(join(directory, 'redis'));
-    connection = openQueueConnection(redis.url);
-  });
-
-  afterAll(async () => {
-    await redis.stop();
-    rmSync(directory, { recursive: true, force: true });
-    process.env = savedEnv;
+  beforeAll(() => {
+    ({ directory, connection } = testbed);
   });
 
   const git = (cwd: string, args: string[]) =>

@@ -1,35 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { enqueueLanding } from './enqueue-landing.js';
 import type { LandingJobResult } from './land-queued-task.js';
-import { openQueueConnection, type QueueConnection } from './queue-connection.js';
+import type { QueueConnection } from './queue-connection.js';
 import { LANDING_QUEUE, type LandingJobData, landingJobId } from './queue-jobs.js';
 import { startWorker } from './start-worker.js';
-import { REDIS_SERVER, startTestRedis, type TestRedisServer } from './testing/redis-server.js';
+import { REDIS_SERVER } from './testing/redis-server.js';
+import { useRedisTestbed } from './testing/redis-testbed.js';
 
 describe.skipIf(REDIS_SERVER === undefined)('the landing queue on Redis', () => {
+  const testbed = useRedisTestbed('snodo-train', { gitIdentity: true });
   let directory: string;
-  let redis: TestRedisServer;
   let connection: QueueConnection;
-  const savedEnv = { ...process.env };
-
-  beforeAll(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'snodo-train-'));
-    writeFileSync(join(directory, 'gitconfig'), '[user]\n\tname = Tester\n\temail = tester@example.com\n');
-    // git (the test's and the lander's) reads this identity and nothing of the machine's.
-    process.env.GIT_CONFIG_GLOBAL = join(directory, 'gitconfig');
-    process.env.GIT_CONFIG_NOSYSTEM = '1';
-    redis = await startTestRedis(join(directory, 'redis'));
-    connection = openQueueConnection(redis.url);
-  });
-
-  afterAll(async () => {
-    await redis.stop();
-    rmSync(directory, { recursive: true, force: true });
-    process.env = savedEnv;
+  beforeAll(() => {
+    ({ directory, connection } = testbed);
   });
 
   it('one lander takes the landings waiting behind its own into one train: one push lands all three, each ' +
