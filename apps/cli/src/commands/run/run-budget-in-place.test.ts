@@ -90,8 +90,9 @@ describe('a budget stop of an in-place coder', () => {
     expect(stopped.outcome).toBe('escalated');
     expect(stopped.budget.exceeded).toMatchObject({ cap: 'tokens', tokens: 401, phase: 'execute' });
     // The coder would have run on (it hangs after its steps): it was stopped, and no process of it is left.
+    // (The stop may come before it notes that its steps are done: the usage line it printed is the last step.)
     const record = claude.readRecord();
-    expect(record?.finished).toBe(true);
+    expect(record?.pid).toBeGreaterThan(0);
     expect(isAlive(record?.pid as number)).toBe(false);
     // Its work so far is on the task branch, not on main.
     expect(fixture.git(['show', `${stopped.branch}:NOTES.md`])).toBe('first half');
