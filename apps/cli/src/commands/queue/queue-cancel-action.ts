@@ -1,7 +1,7 @@
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
-import { isQueueJobReference } from './queue-job-reference.js';
-import { actorName, requireQueueConnection } from './queue-settings.js';
+import { queueJobConnection } from './queue-job-reference.js';
+import { actorName } from './queue-settings.js';
 
 /**
  * `snodo job cancel <job>` for a job of the shared queue: a waiting job is removed; a running one is marked
@@ -14,8 +14,8 @@ export async function queueCancelAction(
   reference: string,
   flags: { readonly json?: boolean | undefined },
 ): Promise<number | undefined> {
-  if (!(await isQueueJobReference(context, reference))) return undefined;
-  const { connection } = await requireQueueConnection(context, 'snodo job cancel');
+  const connection = await queueJobConnection(context, reference);
+  if (connection === undefined) return undefined;
   const { cancelQueuedJob } = await import('@snodo/queue');
   const result = await cancelQueuedJob({ connection, jobId: reference, actor: actorName(context) });
   if (flags.json === true) {

@@ -2,8 +2,8 @@ import { recordQueueDecision } from '@snodo/core';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { taskOptions } from '../task/task-options.js';
-import { isQueueJobReference } from './queue-job-reference.js';
-import { actorName, requireQueueConnection } from './queue-settings.js';
+import { queueJobConnection } from './queue-job-reference.js';
+import { actorName } from './queue-settings.js';
 
 /**
  * `snodo task approve|reject <job>` for a job of the shared queue, from any machine: the decision goes into
@@ -16,8 +16,8 @@ export async function queueDecisionAction(
   reference: string,
   flags: { readonly reason?: string | undefined; readonly json?: boolean | undefined },
 ): Promise<number | undefined> {
-  if (!(await isQueueJobReference(context, reference))) return undefined;
-  const { connection } = await requireQueueConnection(context, `snodo task ${decision}`);
+  const connection = await queueJobConnection(context, reference);
+  if (connection === undefined) return undefined;
   const { decideQueuedJob } = await import('@snodo/queue');
   const result = await decideQueuedJob({
     connection,

@@ -2,8 +2,7 @@ import type { QueuedJobView } from '@snodo/queue';
 import type { CliContext } from '../../cli-context.js';
 import { CliError } from '../../errors/cli-error.js';
 import { EXIT_CODES, exitCodeForResult } from '../../exit-codes.js';
-import { isQueueJobReference } from './queue-job-reference.js';
-import { requireQueueConnection } from './queue-settings.js';
+import { queueJobConnection } from './queue-job-reference.js';
 
 /** The lines `snodo job status` prints for a queue job. */
 function describe(context: CliContext, view: QueuedJobView): string {
@@ -46,8 +45,8 @@ export async function queueStatusAction(
   reference: string,
   flags: { readonly json?: boolean | undefined },
 ): Promise<number | undefined> {
-  if (!(await isQueueJobReference(context, reference))) return undefined;
-  const { connection } = await requireQueueConnection(context, 'snodo job status');
+  const connection = await queueJobConnection(context, reference);
+  if (connection === undefined) return undefined;
   const { readQueuedJob } = await import('@snodo/queue');
   const view = await readQueuedJob({ connection, jobId: reference });
   context.stdout.write(flags.json === true ? `${JSON.stringify(view, null, 2)}\n` : describe(context, view));
@@ -64,8 +63,8 @@ export async function queueWaitAction(
   reference: string,
   flags: { readonly timeout?: number | undefined; readonly json?: boolean | undefined },
 ): Promise<number | undefined> {
-  if (!(await isQueueJobReference(context, reference))) return undefined;
-  const { connection } = await requireQueueConnection(context, 'snodo job wait');
+  const connection = await queueJobConnection(context, reference);
+  if (connection === undefined) return undefined;
   const { queuedJobEnded, waitForQueuedJob } = await import('@snodo/queue');
   const view = await waitForQueuedJob({
     connection,
