@@ -63,15 +63,7 @@ export async function readQueuedJob(options: {
   connection: QueueConnection;
   jobId: string;
 }): Promise<QueuedJobView> {
-  const { connection, jobId } = options;
-  const tasks = connection.createQueue<TaskJobData, TaskJobResult>(TASK_QUEUE);
-  const landings = connection.createQueue<LandingJobData, LandingJobResult>(LANDING_QUEUE);
-  try {
-    const { job, state } = await findTaskJob(connection, tasks, jobId);
-    return await viewOf(job, state, () => landings.getJob(landingJobId(jobId)));
-  } finally {
-    await Promise.all([tasks.close(), landings.close()]);
-  }
+  return withJobQueues(options.connection, (read) => read(options.jobId));
 }
 
 /**
@@ -85,25 +77,45 @@ export async function waitForQueuedJob(options: {
   pollMs?: number | undefined;
 }): Promise<QueuedJobView> {
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
-  let last: QueuedJobView | undefined;
-  for (;;) {
-    let view: QueuedJobView;
-    try {
-      view = await readQueuedJob(options);
-    } catch (error) {
-      // `snodo job cancel` removes a job no worker has taken (so its id can be submitted again): seen
-      // waiting a moment ago and gone now, it was cancelled.
-      if (last === undefined || !QueueJobNotFoundError.isInstance(error)) throw error;
-      return {
-        ...last,
-        status: 'cancelled',
-        outcome: 'cancelled',
-        summary: 'Cancelled before any worker took it: it left the queue.',
-      };
+  // One pair of queue objects (and their Redis connections) for the whole wait, not one per poll.
+  return withJobQueues(options.connection, async (read) => {
+    let last: QueuedJobView | undefined;
+    for (;;) {
+      let view: QueuedJobView;
+      try {
+        view = await read(options.jobId);
+      } catch (error) {
+        // `snodo job cancel` removes a job no worker has taken (so its id can be submitted again): seen
+        // waiting a moment ago and gone now, it was cancelled.
+        if (last === undefined || !QueueJobNotFoundError.isInstance(error)) throw error;
+        return {
+          ...last,
+          status: 'cancelled',
+          outcome: 'cancelled',
+          summary: 'Cancelled before any worker took it: it left the queue.',
+        };
+      }
+      if (queuedJobEnded(view) || (deadline !== undefined && Date.now() >= deadline)) return view;
+      last = view;
+      await sleep(options.pollMs ?? 500);
     }
-    if (queuedJobEnded(view) || (deadline !== undefined && Date.now() >= deadline)) return view;
-    last = view;
-    await sleep(options.pollMs ?? 500);
+  });
+}
+
+/** Opens the task and landing queues, gives `work` a reader of one job's view, and closes them after. */
+async function withJobQueues<T>(
+  connection: QueueConnection,
+  work: (read: (jobId: string) => Promise<QueuedJobView>) => Promise<T>,
+): Promise<T> {
+  const tasks = connection.createQueue<TaskJobData, TaskJobResult>(TASK_QUEUE);
+  const landings = connection.createQueue<LandingJobData, LandingJobResult>(LANDING_QUEUE);
+  try {
+    return await work(async (jobId) => {
+      const { job, state } = await findTaskJob(connection, tasks, jobId);
+      return viewOf(job, state, () => landings.getJob(landingJobId(jobId)));
+    });
+  } finally {
+    await Promise.all([tasks.close(), landings.close()]);
   }
 }
 
