@@ -119,14 +119,8 @@ async function awaitOwnLanding(
     };
   }
   if (result.status === 'landed') throw tooLate(jobId, base, result.commit, result.workerId);
-  if (result.cancelled === undefined) {
-    // Kept for a reason of its own (a conflict, a failed re-check) before it saw the mark: that stays.
-    throw new QueueJobStateError({
-      jobId,
-      state: `done, and its lander kept it without landing it (${result.reason})`,
-      wanted: 'there is nothing to cancel: it will not land',
-    });
-  }
+  // Kept for a reason of its own (a conflict, a failed re-check) before it saw the mark: that stays.
+  if (result.cancelled === undefined) throw keptAlready(jobId, result.reason);
   // Withdrawn for this cancel: nothing landed. Gone from the queue, the job reads cancelled.
   await landing.remove().catch(() => undefined);
   return { action: 'landing-cancelled' };
@@ -160,9 +154,13 @@ function refuseSettled(
       wanted: revertHint(base, result.commit),
     });
   }
-  throw new QueueJobStateError({
+  throw keptAlready(jobId, result.reason);
+}
+
+function keptAlready(jobId: string, reason: string): QueueJobStateError {
+  return new QueueJobStateError({
     jobId,
-    state: `done, and its lander kept it without landing it (${result.reason})`,
+    state: `done, and its lander kept it without landing it (${reason})`,
     wanted: 'there is nothing to cancel: it will not land',
   });
 }
