@@ -186,6 +186,14 @@ disagreement_policy: unanimous
   }
 
   /** Someone else lands on main: the base moved, so a train is re-checked. */
+  /** The remote base holds the files of `landed` and nothing of the cancelled job, neither file nor landing. */
+  function expectOnBase(remote: string, landed: readonly string[], cancelled: string): void {
+    const tree = git(remote, ['ls-tree', '--name-only', 'main']).split('\n');
+    expect(tree).toEqual(expect.arrayContaining([...landed]));
+    expect(tree).not.toContain(`${cancelled}.txt`);
+    expect(git(remote, ['log', '--format=%B', 'main'])).not.toContain(`Snodo-Job: ${cancelled}`);
+  }
+
   function moveBase(at: { remote: string }, name: string): void {
     const other = join(directory, `${name}-other`);
     git(directory, ['clone', '--quiet', at.remote, other]);
@@ -231,10 +239,7 @@ disagreement_policy: unanimous
         results.map((result) => result?.status),
         lines.join('\n'),
       ).toEqual(['landed']);
-      const tree = git(at.remote, ['ls-tree', '--name-only', 'main']).split('\n');
-      expect(tree).toContain('q_wanted.txt');
-      expect(tree).not.toContain('q_unwanted.txt');
-      expect(git(at.remote, ['log', '--format=%B', 'main'])).not.toContain('Snodo-Job: q_unwanted');
+      expectOnBase(at.remote, ['q_wanted.txt'], 'q_unwanted');
 
       // (c) The landed one cannot be cancelled any more: the refusal names the landing commit and the revert.
       const tip = git(at.remote, ['rev-parse', 'main']);
@@ -296,10 +301,7 @@ disagreement_policy: unanimous
       expect(results[1]?.trainId).toBe(results[0]?.trainId);
       expect(results[0]?.landedRiders?.map((rider) => rider.jobId)).toEqual(['q_third']);
       expect(lines.join('\n')).toContain('q_cancelled dropped from the train before its push');
-      const tree = git(at.remote, ['ls-tree', '--name-only', 'main']).split('\n');
-      expect(tree).toEqual(expect.arrayContaining(['q_first.txt', 'q_third.txt', 'other.txt']));
-      expect(tree).not.toContain('q_cancelled.txt');
-      expect(git(at.remote, ['log', '--format=%B', 'main'])).not.toContain('Snodo-Job: q_cancelled');
+      expectOnBase(at.remote, ['q_first.txt', 'q_third.txt', 'other.txt'], 'q_cancelled');
       expect(await queueState('q_cancelled')).toEqual({
         status: 'cancelled',
         cancelRequested: { by: 'alice', at: expect.any(String) },
@@ -349,10 +351,7 @@ disagreement_policy: unanimous
         results.map((result) => result?.status),
         lines.join('\n'),
       ).toEqual(['landed']);
-      const tree = git(at.remote, ['ls-tree', '--name-only', 'main']).split('\n');
-      expect(tree).toContain('q_rider.txt');
-      expect(tree).not.toContain('q_lead.txt');
-      expect(git(at.remote, ['log', '--format=%B', 'main'])).not.toContain('Snodo-Job: q_lead');
+      expectOnBase(at.remote, ['q_rider.txt'], 'q_lead');
       // Its landing job (kept, withdrawn) is gone, so the task reads cancelled like a removed one.
       expect(await queueState('q_lead')).toEqual({
         status: 'cancelled',

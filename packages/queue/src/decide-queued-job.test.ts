@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decideQueuedJob } from './decide-queued-job.js';
-import { openQueueConnection, type QueueConnection } from './queue-connection.js';
+import type { QueueConnection } from './queue-connection.js';
 import { LANDING_QUEUE, TASK_QUEUE, type TaskJobData, type TaskJobResult } from './queue-jobs.js';
 import { readQueuedJob } from './read-queued-job.js';
-import { REDIS_SERVER, startTestRedis, type TestRedisServer } from './testing/redis-server.js';
+import { REDIS_SERVER } from './testing/redis-server.js';
+import { useRedisTestbed } from './testing/redis-testbed.js';
 
 const data: TaskJobData = {
   task: 'Add a file',
@@ -20,19 +18,10 @@ const data: TaskJobData = {
 };
 
 describe.skipIf(REDIS_SERVER === undefined)('decideQueuedJob on Redis', () => {
-  let directory: string;
-  let redis: TestRedisServer;
+  const testbed = useRedisTestbed('snodo-decide');
   let connection: QueueConnection;
-
-  beforeAll(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'snodo-decide-'));
-    redis = await startTestRedis(join(directory, 'redis'));
-    connection = openQueueConnection(redis.url);
-  });
-
-  afterAll(async () => {
-    await redis.stop();
-    rmSync(directory, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ connection } = testbed);
   });
 
   /** A task job that ended the way `result` says, as a worker's processor would have returned it. */

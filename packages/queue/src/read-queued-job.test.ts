@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Job } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cancelQueuedJob } from './cancel-queued-job.js';
 import { enqueueLanding } from './enqueue-landing.js';
 import type { LandingJobResult } from './land-queued-task.js';
-import { openQueueConnection, type QueueConnection } from './queue-connection.js';
+import type { QueueConnection } from './queue-connection.js';
 import {
   LANDING_QUEUE,
   type LandingJobData,
@@ -15,7 +12,8 @@ import {
   type TaskJobResult,
 } from './queue-jobs.js';
 import { queuedJobEnded, readQueuedJob, waitForQueuedJob } from './read-queued-job.js';
-import { REDIS_SERVER, startTestRedis, type TestRedisServer } from './testing/redis-server.js';
+import { REDIS_SERVER } from './testing/redis-server.js';
+import { useRedisTestbed } from './testing/redis-testbed.js';
 
 const submission = (task: string): TaskJobData => ({
   task,
@@ -39,19 +37,10 @@ const ran = (status: TaskJobResult['status'], outcome: string, summary: string):
 });
 
 describe.skipIf(REDIS_SERVER === undefined)('a queue job as snodo job status|wait read it', () => {
-  let directory: string;
-  let redis: TestRedisServer;
+  const testbed = useRedisTestbed('snodo-read-job');
   let connection: QueueConnection;
-
-  beforeAll(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'snodo-read-job-'));
-    redis = await startTestRedis(join(directory, 'redis'));
-    connection = openQueueConnection(redis.url);
-  });
-
-  afterAll(async () => {
-    await redis.stop();
-    rmSync(directory, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ connection } = testbed);
   });
 
   /** Adds task jobs, then lets a real BullMQ worker end each with the result `outcomes` gives it. */
