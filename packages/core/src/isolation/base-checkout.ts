@@ -35,22 +35,32 @@ const operationMarkers: readonly [string, string][] = [
   ['rebase-apply', 'a rebase or `git am` is in progress'],
 ];
 
+/** The checkouts of the base as read under the merge lock, before anything moves. */
+export interface BaseCheckoutsRead {
+  /** Every working tree with the base checked out, with its uncommitted changes. */
+  readonly checkouts: BaseCheckout[];
+  /** Something in progress that blocks any landing on the base (a rebase, a merge in a checkout of it). */
+  readonly blocked?: BaseCheckoutDeferral;
+  /** The repository's worktrees as listed (absent when a rebase stopped the reading early). */
+  readonly worktrees?: WorktreeEntry[];
+}
+
 /**
- * Every working tree with `baseRef` checked out, and whether moving the base now could touch the user's
- * work: uncommitted changes on paths the merge changes (`changedPaths`), or a merge, rebase or cherry-pick
- * in progress there (or a rebase of the base anywhere). Reads only.
+ * Every working tree with `baseRef` checked out, with its uncommitted changes, and whether the user is in
+ * the middle of something there (a merge, rebase or cherry-pick; or a rebase of the base anywhere) that
+ * blocks landing on it. Reads only. Which landing the changes stand in the way of is `checkoutOverlap`'s
+ * question: a train asks it once per landing, of one reading.
  */
-export async function inspectBaseCheckouts(options: {
+export async function readBaseCheckouts(options: {
   repositoryRoot: string;
   gitCommonDirectory: string;
   baseRef: string;
-  changedPaths: readonly string[];
-}): Promise<{ checkouts: BaseCheckout[]; deferral?: BaseCheckoutDeferral; worktrees?: WorktreeEntry[] }> {
+}): Promise<BaseCheckoutsRead> {
   const rebasing = await findRebaseOf(options.gitCommonDirectory, options.baseRef);
   if (rebasing !== undefined) {
     return {
       checkouts: [],
-      deferral: { checkoutPath: rebasing, overlappingPaths: [], reason: 'a rebase of it is in progress' },
+      blocked: { checkoutPath: rebasing, overlappingPaths: [], reason: 'a rebase of it is in progress' },
     };
   }
   const worktrees = await listWorktrees(options.repositoryRoot);
@@ -60,27 +70,40 @@ export async function inspectBaseCheckouts(options: {
     const gitDirectory = await findGitDirectory(worktree.path);
     for (const [marker, reason] of operationMarkers) {
       if (existsSync(path.join(gitDirectory, marker))) {
-        return { checkouts, deferral: { checkoutPath: worktree.path, overlappingPaths: [], reason } };
+        return {
+          checkouts,
+          blocked: { checkoutPath: worktree.path, overlappingPaths: [], reason },
+          worktrees,
+        };
       }
     }
-    const statusBefore = await workingTreeStatus(worktree.path);
-    const dirty = statusBefore.flatMap((entry) =>
-      entry.originalPath === undefined ? [entry.path] : [entry.path, entry.originalPath],
-    );
-    const overlapping = overlappingPaths(dirty, options.changedPaths);
-    if (overlapping.length > 0) {
-      return {
-        checkouts,
-        deferral: {
-          checkoutPath: worktree.path,
-          overlappingPaths: overlapping,
-          reason: 'uncommitted changes there touch files the merge changes',
-        },
-      };
-    }
-    checkouts.push({ path: worktree.path, statusBefore });
+    checkouts.push({ path: worktree.path, statusBefore: await workingTreeStatus(worktree.path) });
   }
   return { checkouts, worktrees };
+}
+
+/**
+ * The first checkout whose uncommitted changes touch files a landing changes (`changedPaths`), as a
+ * deferral; `undefined` when moving the base by that landing cannot touch the user's work.
+ */
+export function checkoutOverlap(
+  checkouts: readonly BaseCheckout[],
+  changedPaths: readonly string[],
+): BaseCheckoutDeferral | undefined {
+  for (const checkout of checkouts) {
+    const dirty = checkout.statusBefore.flatMap((entry) =>
+      entry.originalPath === undefined ? [entry.path] : [entry.path, entry.originalPath],
+    );
+    const overlapping = overlappingPaths(dirty, changedPaths);
+    if (overlapping.length > 0) {
+      return {
+        checkoutPath: checkout.path,
+        overlappingPaths: overlapping,
+        reason: 'uncommitted changes there touch files the merge changes',
+      };
+    }
+  }
+  return undefined;
 }
 
 /**

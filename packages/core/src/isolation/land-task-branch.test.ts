@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { withFileLock } from '@snodo/foundation';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestRepository,
@@ -11,7 +12,8 @@ import {
 } from '../git/test-repository.js';
 import { createTaskWorkspace, type TaskWorkspace } from './create-task-workspace.js';
 import { importTaskBranch } from './import-task-branch.js';
-import { type LandTaskBranchOptions, landTaskBranch } from './land-task-branch.js';
+import { type LandTaskBranchOptions, type LandTaskBranchResult, landTaskBranch } from './land-task-branch.js';
+import { mergeLockFileName } from './repository-merge-lock.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
 
 let configuration: ReturnType<typeof useIsolatedGitConfiguration>;
@@ -381,5 +383,172 @@ describe('landTaskBranch', { timeout: 30_000 }, () => {
     const before = target.revParse('trunk');
     await expect(landTaskBranch(landOptions(target, task))).rejects.toThrow(/run `snodo task merge/);
     expect(target.revParse('trunk')).toBe(before);
+  });
+});
+
+describe('landing trains: landings of one process waiting for the lock land together', {
+  timeout: 30_000,
+}, () => {
+  /**
+   * Holds the repository's merge lock while `landings` start, until every one of them has been told it
+   * waits (they all wait at the station), then lets go: they land as one train.
+   */
+  async function landWhileLocked(
+    target: TestRepository,
+    landings: readonly LandTaskBranchOptions[],
+  ): Promise<{ results: PromiseSettledResult<LandTaskBranchResult>[]; told: string[] }> {
+    const told = new Set<string>();
+    let pending: Promise<PromiseSettledResult<LandTaskBranchResult>[]> | undefined;
+    await withFileLock(path.join(target.root, '.git', mergeLockFileName), async () => {
+      pending = Promise.allSettled(
+        landings.map((landing) => landTaskBranch({ ...landing, onLockWait: () => told.add(landing.jobId) })),
+      );
+      while (told.size < landings.length) await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    return { results: await (pending as NonNullable<typeof pending>), told: [...told] };
+  }
+
+  const merged = (settled: PromiseSettledResult<LandTaskBranchResult>): LandTaskBranchResult => {
+    if (settled.status === 'rejected') throw settled.reason;
+    return settled.value;
+  };
+
+  it('moves the base once for three waiting landings, each on top of the one before, in arrival order', async () => {
+    const target = setUp();
+    const tasks = await Promise.all([
+      taskWith(target, { 'a.txt': 'a\n' }),
+      taskWith(target, { 'b.txt': 'b\n' }),
+      taskWith(target, { 'c.txt': 'c\n' }),
+    ]);
+    const base = target.revParse('trunk');
+    const reflogBefore = target.git(['reflog', 'show', '--format=%gs', 'refs/heads/trunk']).split('\n');
+    const { results, told } = await landWhileLocked(
+      target,
+      tasks.map((task) => landOptions(target, task)),
+    );
+    const landed = results.map(merged);
+    expect(told).toHaveLength(3);
+    expect(landed.map((result) => result.outcome)).toEqual(['merged', 'merged', 'merged']);
+    // The train's order is the order the landings reached the lock: follow it from the old base.
+    const chain: number[] = [];
+    for (let previous = base; chain.length < 3; ) {
+      const next = landed.findIndex((result) => result.previousBaseCommit === previous);
+      expect(next, `a landing on top of ${previous}`).not.toBe(-1);
+      chain.push(next);
+      previous = landed[next]?.mergeCommit as string;
+    }
+    const [lead, ...rest] = chain.map((index) => ({
+      result: landed[index] as LandTaskBranchResult,
+      task: tasks[index] as TaskWorkspace & { tip: string },
+    }));
+    // The first fast-forwards the base; each later one is a merge commit on the one before.
+    expect(lead?.result).toMatchObject({ fastForward: true, mergeCommit: lead?.task.tip });
+    for (const { result, task } of rest) {
+      expect(result.fastForward).toBe(false);
+      expect(target.git(['log', '-1', '--format=%P', result.mergeCommit as string])).toBe(
+        `${result.previousBaseCommit} ${task.tip}`,
+      );
+      expect(target.git(['log', '-1', '--format=%B', result.mergeCommit as string])).toContain(
+        `Snodo-Job: ${path.basename(task.worktreePath)}`,
+      );
+    }
+    const jobsInOrder = chain.map((index) => path.basename(tasks[index]?.worktreePath ?? ''));
+    expect(target.revParse('trunk')).toBe(landed[chain[2] as number]?.mergeCommit);
+    // One move of the base, named for the three jobs; the checkout has every file and nothing to commit.
+    const reflog = target.git(['reflog', 'show', '--format=%gs', 'refs/heads/trunk']).split('\n');
+    expect(reflog).toHaveLength(reflogBefore.length + 1);
+    expect(reflog[0]).toBe(`snodo: land 3 task branches (jobs ${jobsInOrder.join(', ')})`);
+    expect(['a.txt', 'b.txt', 'c.txt'].map((file) => target.read(file))).toEqual(['a\n', 'b\n', 'c\n']);
+    expect(target.git(['status', '--porcelain'])).toBe('');
+    // The ledger has each job's own move, so a later job's foreign-commit check knows every commit.
+    const ledger = readFileSync(path.join(target.root, '.git', 'snodo', 'landings', 'ledger.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { jobId: string; from: string; to: string });
+    expect(ledger.map(({ jobId, from, to }) => ({ jobId, from, to }))).toEqual(
+      chain.map((index, position) => ({
+        jobId: jobsInOrder[position],
+        from: landed[index]?.previousBaseCommit,
+        to: landed[index]?.mergeCommit,
+      })),
+    );
+  });
+
+  it('leaves out a landing that conflicts with one before it, and one the user’s edits stand in the way of; the rest land', async () => {
+    const target = setUp();
+    const first = await taskWith(target, { 'src.txt': 'first version\n' });
+    const clashing = await taskWith(target, { 'src.txt': 'clashing version\n' });
+    const blocked = await taskWith(target, { 'docs/guide.md': 'rewritten guide\n' });
+    const last = await taskWith(target, { 'last.txt': 'last\n' });
+    writeFileSync(path.join(target.root, 'docs', 'guide.md'), 'the user is editing the guide\n');
+    const { results } = await landWhileLocked(
+      target,
+      [first, clashing, blocked, last].map((task) => landOptions(target, task)),
+    );
+    const [one, two, three, four] = results.map(merged);
+    // Whichever of the two edits of src.txt reached the lock first lands; the other then conflicts with it.
+    const [winner, loser] = one?.outcome === 'merged' ? [one, two] : [two, one];
+    const [winnerTask, loserTask] = one?.outcome === 'merged' ? [first, clashing] : [clashing, first];
+    expect(winner?.outcome).toBe('merged');
+    expect(loser).toMatchObject({ outcome: 'merge_conflict', conflictedFiles: ['src.txt'] });
+    expect(loser?.message).toContain(`snodo task merge ${path.basename(loserTask.worktreePath)}`);
+    expect(three).toMatchObject({ outcome: 'merge_deferred', overlappingPaths: ['docs/guide.md'] });
+    expect(three?.message).toContain('uncommitted changes there touch files the merge changes');
+    expect(four?.outcome).toBe('merged');
+    for (const landedTask of [winnerTask, last])
+      target.git(['merge-base', '--is-ancestor', landedTask.tip, 'trunk']);
+    expect(target.read('src.txt')).toBe(winnerTask === first ? 'first version\n' : 'clashing version\n');
+    expect(target.read('last.txt')).toBe('last\n');
+    // The user's edit is as they left it, and the two kept tasks are not in the base.
+    expect(target.read('docs/guide.md')).toBe('the user is editing the guide\n');
+    expect(target.git(['status', '--porcelain'])).toBe(' M docs/guide.md');
+    for (const kept of [loserTask, blocked]) {
+      expect(() => target.git(['merge-base', '--is-ancestor', kept.tip, 'trunk'])).toThrow();
+    }
+  });
+
+  it('tells only the refused landing when its base check refuses, and a failing one does not stop the others', async () => {
+    const target = setUp();
+    const tasks = await Promise.all([
+      taskWith(target, { 'a.txt': 'a\n' }),
+      taskWith(target, { 'b.txt': 'b\n' }),
+      taskWith(target, { 'c.txt': 'c\n' }),
+    ]);
+    const base = target.revParse('trunk');
+    const seen: string[] = [];
+    const checks: NonNullable<LandTaskBranchOptions['checkBase']>[] = [
+      async (current) => {
+        seen.push(current);
+        return undefined;
+      },
+      async (current) => {
+        seen.push(current);
+        return { outcome: 'base_moved', previousBaseCommit: current, message: 'refused by the check' };
+      },
+      async (current) => {
+        seen.push(current);
+        throw new Error('the check itself failed');
+      },
+    ];
+    const { results } = await landWhileLocked(
+      target,
+      tasks.map((task, index) => landOptions(target, task, { checkBase: checks[index] })),
+    );
+    expect(merged(results[0] as PromiseSettledResult<LandTaskBranchResult>)).toMatchObject({
+      outcome: 'merged',
+      mergeCommit: tasks[0]?.tip,
+      fastForward: true,
+    });
+    expect(merged(results[1] as PromiseSettledResult<LandTaskBranchResult>)).toMatchObject({
+      outcome: 'base_moved',
+      message: 'refused by the check',
+    });
+    expect(results[2]).toMatchObject({ status: 'rejected', reason: { message: 'the check itself failed' } });
+    // Every check judged the base as the lock found it (the train's own commits are snodo's), not a
+    // commit of the train: landed one by one, the checks after the first would have seen a.txt's commit.
+    expect(seen).toEqual([base, base, base]);
+    expect(target.revParse('trunk')).toBe(tasks[0]?.tip);
+    expect(existsSync(path.join(target.root, 'b.txt'))).toBe(false);
+    expect(existsSync(path.join(target.root, 'c.txt'))).toBe(false);
   });
 });

@@ -1,24 +1,15 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { commitTree } from '../git/commit-tree.js';
-import { compareAndSwapReference } from '../git/compare-and-swap-reference.js';
 import { type CurrentBranch, currentBranch } from '../git/current-branch.js';
-import { diffNameStatus } from '../git/diff-name-status.js';
 import { type GitIdentity, resolveGitIdentity } from '../git/git-identity.js';
 import type { WorktreeEntry } from '../git/list-worktrees.js';
-import { mergeTrees } from '../git/merge-trees.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
-import { relateCommits, resolveCommit, resolveCommits, revParse } from '../git/rev-parse.js';
+import { resolveCommit } from '../git/rev-parse.js';
 import { workingTreeStatus } from '../git/working-tree-status.js';
-import {
-  appendLandingLedger,
-  removeLandingJournal,
-  writeLandingJournal,
-} from '../landing/landing-journal.js';
-import { inspectBaseCheckouts, updateCheckouts } from './base-checkout.js';
 import { IsolationFailedError } from './isolation-failed-error.js';
 import { landingMessage } from './landing-message.js';
-import { type RepositoryMergeLockOptions, withRepositoryMergeLock } from './repository-merge-lock.js';
+import { boardLandingTrain } from './landing-train.js';
+import type { RepositoryMergeLockOptions } from './repository-merge-lock.js';
 import { workspaceUpdateCommand } from './workspace-commands.js';
 import { readWorkspaceMarker } from './workspace-marker.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
@@ -109,14 +100,13 @@ export interface LandTaskBranchResult {
   readonly worktrees?: readonly WorktreeEntry[];
 }
 
-/** How often a base that moves under us (the user committing) is re-read before giving up. */
-const maxAttempts = 5;
-
 /**
  * Land a task branch on its base, serialised per repository by the merge lock. Conflicts are detected
  * first with an in-memory merge, so a conflict changes nothing anywhere. The result commit is built with
  * plumbing and the base moves by compare-and-swap; a checkout of the base is updated only when that cannot
  * overwrite the user's uncommitted work, otherwise nothing moves and the outcome is `merge_deferred`.
+ * Landings of this process onto the same base that wait for the lock at the same time go together in one
+ * hold of it (`boardLandingTrain`); each still gets its own commit and result.
  */
 export async function landTaskBranch(options: LandTaskBranchOptions): Promise<LandTaskBranchResult> {
   const baseRef = options.baseRef.startsWith('refs/heads/')
@@ -155,12 +145,6 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
     }
   }
   const gitCommonDirectory = await findGitCommonDirectory(repositoryRoot);
-  // Only a merge or squash commit needs an identity; a fast-forward spares the lookup.
-  let identity: GitIdentity | undefined;
-  const landingIdentity = async (): Promise<GitIdentity> => {
-    identity ??= await resolveGitIdentity(repositoryRoot);
-    return identity;
-  };
   const worktreePath = options.worktreePath;
   const updateCommand = (action: 'merge' | 'rebase'): string =>
     worktreePath === undefined
@@ -172,207 +156,37 @@ export async function landTaskBranch(options: LandTaskBranchOptions): Promise<La
           layout: readWorkspaceMarker(worktreePath) === undefined ? 'worktree' : 'repository',
           action,
         })}\``;
-  const commitMessage = landingMessage(
-    options.message.trim() === '' ? `Merge ${options.branch} (snodo job ${options.jobId})` : options.message,
-    options.trailers,
-  );
-
-  return withRepositoryMergeLock(
+  // Only a merge or squash commit needs an identity; a fast-forward spares the lookup.
+  let identity: Promise<GitIdentity> | undefined;
+  return boardLandingTrain(
     {
+      repositoryRoot,
       gitCommonDirectory,
+      baseRef,
+      baseName,
+      identity: () => {
+        identity ??= resolveGitIdentity(repositoryRoot);
+        return identity;
+      },
+    },
+    {
       jobId: options.jobId,
-      ...(options.lockTimeoutMs ? { timeoutMs: options.lockTimeoutMs } : {}),
-      onWait: options.onLockWait,
+      branch: options.branch,
+      taskRef,
+      strategy: options.strategy,
+      commitMessage: landingMessage(
+        options.message.trim() === ''
+          ? `Merge ${options.branch} (snodo job ${options.jobId})`
+          : options.message,
+        options.trailers,
+      ),
+      updateCommand,
+      ...(options.checkBase === undefined ? {} : { checkBase: options.checkBase }),
+      ...(options.knownChangedPaths === undefined ? {} : { knownChangedPaths: options.knownChangedPaths }),
+      ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
     },
-    async () => {
-      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-        const [taskTip, current] = await resolveCommits(repositoryRoot, [taskRef, baseRef]);
-        if (taskTip === undefined) throw fail(`The task branch ${options.branch} disappeared while landing.`);
-        if (current === undefined)
-          throw fail(`The base branch ${baseName} no longer exists; recreate it or land elsewhere.`);
-        const refused = await options.checkBase?.(current);
-        if (refused !== undefined) return refused;
-        // One merge-base answers both questions: is the task already in the base, and can the base
-        // fast-forward to it.
-        const relation = await relateCommits(repositoryRoot, taskTip, current);
-        if (relation === 'same' || relation === 'ancestor') {
-          return merged(
-            current,
-            current,
-            { alreadyMerged: true },
-            `${baseName} already contains ${options.branch}.`,
-          );
-        }
-        const fastForward = relation === 'descendant';
-        // A fast-forward cannot conflict and its tree is the task's: the in-memory merge is only needed
-        // when both sides moved, or to squash.
-        const merge =
-          fastForward && options.strategy !== 'squash'
-            ? { tree: '', conflictedFiles: [] as readonly string[] }
-            : await mergeTrees({ cwd: repositoryRoot, ours: current, theirs: taskTip });
-        if (merge.conflictedFiles.length > 0) {
-          return {
-            outcome: 'merge_conflict',
-            previousBaseCommit: current,
-            conflictedFiles: merge.conflictedFiles,
-            message:
-              `${options.branch} conflicts with ${baseName} in ${merge.conflictedFiles.join(', ')}; nothing was changed. ` +
-              `Resolve it in the task workspace (${updateCommand('merge')}), commit, and run \`snodo task merge ${options.jobId}\`, ` +
-              `or drop it with \`snodo task abandon ${options.jobId}\`.`,
-          };
-        }
-        let next: string;
-        if (options.strategy === 'ff-only' && !fastForward) {
-          return {
-            outcome: 'not_fast_forward',
-            previousBaseCommit: current,
-            message:
-              `${baseName} moved on since the task started, so ${options.branch} cannot be fast-forwarded onto it ` +
-              `(merge strategy "ff-only"). Rebase the branch onto ${baseName} (${updateCommand('rebase')}) and run ` +
-              `\`snodo task merge ${options.jobId}\`, or use merge strategy "merge".`,
-          };
-        }
-        if (options.strategy === 'squash') {
-          if (merge.tree === (await revParse(repositoryRoot, `${current}^{tree}`))) {
-            return merged(
-              current,
-              current,
-              { alreadyMerged: true },
-              `${baseName} already has every change of ${options.branch}.`,
-            );
-          }
-          next = await commitTree({
-            cwd: repositoryRoot,
-            tree: merge.tree,
-            parents: [current],
-            message: commitMessage,
-            identity: await landingIdentity(),
-          });
-        } else if (fastForward) {
-          next = taskTip;
-        } else {
-          next = await commitTree({
-            cwd: repositoryRoot,
-            tree: merge.tree,
-            parents: [current, taskTip],
-            message: commitMessage,
-            identity: await landingIdentity(),
-          });
-        }
-
-        const known = options.knownChangedPaths;
-        const changedPaths = new Set(
-          known?.from === current && known.to === next
-            ? known.paths
-            : (await diffNameStatus({ cwd: repositoryRoot, from: current, to: next, renames: false })).map(
-                (entry) => entry.path,
-              ),
-        );
-        const inspection = await inspectBaseCheckouts({
-          repositoryRoot,
-          gitCommonDirectory,
-          baseRef,
-          changedPaths: [...changedPaths],
-        });
-        if (inspection.deferral !== undefined) {
-          const { checkoutPath, overlappingPaths, reason } = inspection.deferral;
-          return deferred(
-            current,
-            overlappingPaths,
-            `${checkoutPath} has ${baseName} checked out and ${reason}`,
-          );
-        }
-        await options.testHooks?.beforeBaseUpdate?.(attempt);
-        // The journal goes to disk before the ref moves: a crash between the move and the checkout update
-        // is finished by the next start (see recoverInterruptedLandings) instead of leaving the user's
-        // checkout showing the merge reversed.
-        const move = { jobId: options.jobId, baseRef, from: current, to: next };
-        writeLandingJournal(repositoryRoot, {
-          ...move,
-          checkouts: inspection.checkouts.map((checkout) => checkout.path),
-        });
-        const swapped = await compareAndSwapReference({
-          cwd: repositoryRoot,
-          reference: baseRef,
-          next,
-          expected: current,
-          reflogMessage: `snodo: land ${options.branch} (${options.strategy}, job ${options.jobId})`,
-        });
-        if (!swapped) {
-          removeLandingJournal(repositoryRoot, options.jobId);
-          continue;
-        }
-        appendLandingLedger(repositoryRoot, move);
-        let updated: Awaited<ReturnType<typeof updateCheckouts>>;
-        try {
-          updated = await updateCheckouts(inspection.checkouts, current, next, changedPaths);
-          if (updated.failure !== undefined) {
-            const restored = await compareAndSwapReference({
-              cwd: repositoryRoot,
-              reference: baseRef,
-              next: current,
-              expected: next,
-              reflogMessage: `snodo: undo landing of ${options.branch} (job ${options.jobId})`,
-            });
-            if (!restored) {
-              throw fail(
-                `${baseName} was moved to ${next} but updating ${updated.failure.path} failed and ${baseName} moved again, ` +
-                  `so snodo could not undo it. Check \`git status\` there. git said: ${updated.failure.detail}`,
-              );
-            }
-            appendLandingLedger(repositoryRoot, { ...move, from: next, to: current });
-            return deferred(
-              current,
-              [],
-              `updating ${updated.failure.path} was refused by git (${updated.failure.detail})`,
-            );
-          }
-        } finally {
-          // Only a crash leaves the journal behind; every outcome reached here is final.
-          removeLandingJournal(repositoryRoot, options.jobId);
-        }
-        return merged(
-          next,
-          current,
-          {
-            fastForward: fastForward && options.strategy !== 'squash',
-            updatedCheckouts: updated.paths,
-            ...(inspection.worktrees === undefined ? {} : { worktrees: inspection.worktrees }),
-          },
-          `Landed ${options.branch} on ${baseName} at ${next.slice(0, 12)}.`,
-        );
-      }
-      throw fail(
-        `${baseName} kept moving while snodo tried to land ${options.branch} (${maxAttempts} attempts); ` +
-          `run \`snodo task merge ${options.jobId}\` when it is quiet.`,
-      );
-    },
+    { lockTimeoutMs: options.lockTimeoutMs, onLockWait: options.onLockWait },
   );
-
-  function merged(
-    mergeCommit: string,
-    previousBaseCommit: string,
-    extra: Partial<LandTaskBranchResult>,
-    message: string,
-  ): LandTaskBranchResult {
-    return { outcome: 'merged', mergeCommit, previousBaseCommit, message, ...extra };
-  }
-
-  function deferred(
-    previousBaseCommit: string,
-    overlapping: readonly string[],
-    why: string,
-  ): LandTaskBranchResult {
-    const listed = overlapping.length > 0 ? ` (${overlapping.join(', ')})` : '';
-    return {
-      outcome: 'merge_deferred',
-      previousBaseCommit,
-      overlappingPaths: overlapping,
-      message:
-        `Did not land ${options.branch}: ${why}${listed}. ${baseName} and your files are untouched and the job is kept. ` +
-        `Commit or finish your own work there, then run \`snodo task merge ${options.jobId}\`.`,
-    };
-  }
 }
 
 /**
