@@ -47,8 +47,25 @@ export class JobRun {
     return appendAuditEvent(this.auditTrail, type, data, { job: this.jobId, ...(actor ? { actor } : {}) });
   }
 
-  updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {
-    return updateJobState(this.context.repositoryRoot, this.jobId, mutate);
+  /**
+   * Changes to `state.json` that can wait for the run's next write: a stage's end, which the next stage's
+   * start (or the job's end, which always writes) carries. Each write is a lock, a temp file and a rename in
+   * the run's thread; a stage's start and end were half of a run's writes.
+   */
+  readonly #laterState: ((state: JobState) => JobState)[] = [];
+
+  /** Read-modify-write of the job's `state.json` (under its lock), with any change left for later first. */
+  async updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {
+    const later = this.#laterState.splice(0);
+    try {
+      return await updateJobState(this.context.repositoryRoot, this.jobId, (state) => {
+        const folded = later.reduce((current, change) => change(current), state);
+        return mutate(folded) ?? folded;
+      });
+    } catch (error) {
+      this.#laterState.unshift(...later);
+      throw error;
+    }
   }
 
   /** Throws the abort reason when the run was cancelled, so no new stage starts after Ctrl-C. */
@@ -88,7 +105,8 @@ export class JobRun {
 
   /**
    * Runs one stage: reports `stage-start`/`stage-end`, records its timing in `state.json` (keyed by stage,
-   * with the attempt for repeated stages), and passes any error through untouched.
+   * with the attempt for repeated stages; the end goes with the run's next write), and passes any error
+   * through untouched.
    */
   async stage<T>(
     stage: RunStage,
@@ -111,9 +129,10 @@ export class JobRun {
       return await work();
     } finally {
       const durationMs = Date.now() - started;
-      await this.updateState((state) => ({
+      const endedAt = new Date().toISOString();
+      this.#laterState.push((state) => ({
         ...state,
-        stages: { ...state.stages, [key]: { startedAt, endedAt: new Date().toISOString(), durationMs } },
+        stages: { ...state.stages, [key]: { startedAt, endedAt, durationMs } },
       }));
       this.emit({
         type: 'stage-end',

@@ -83,6 +83,10 @@ describe('runTask, the happy path with the mock coder', () => {
         'land',
       ]),
     );
+    // Every stage's end is on record, the last one's too (it goes with the job's final write).
+    for (const [stage, timing] of Object.entries(state.stages)) {
+      expect(timing, stage).toMatchObject({ endedAt: expect.any(String), durationMs: expect.any(Number) });
+    }
     expect(state.usage.coder).toMatchObject({ inputTokens: 0, outputTokens: 0, source: 'reported' });
     expect(state.checkpoint).toMatch(/^Snodo-Audit-Checkpoint: /);
     const task = JSON.parse(
