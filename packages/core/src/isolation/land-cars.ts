@@ -73,6 +73,10 @@ const maxAttempts = 5;
 export async function landCars(scope: LandingScope, cars: readonly LandingCar[]): Promise<CarOutcome[]> {
   const { repositoryRoot, baseRef, baseName } = scope;
   const fail = (message: string): Error => new IsolationFailedError({ operation: 'land', message });
+  // The last attempt's outcomes, and which cars it judged on top of another car's commit (whose results
+  // stand or fall with that commit reaching the base).
+  let outcomes: (CarOutcome | undefined)[] = [];
+  let onTrain = new Set<number>();
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const [current, ...tips] = await resolveCommits(repositoryRoot, [
       baseRef,
@@ -82,7 +86,8 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
       const error = fail(`The base branch ${baseName} no longer exists; recreate it or land elsewhere.`);
       return cars.map(() => ({ error }));
     }
-    const outcomes: (CarOutcome | undefined)[] = cars.map(() => undefined);
+    outcomes = cars.map(() => undefined);
+    onTrain = new Set<number>();
     const moves: CarMove[] = [];
     let tip = current;
     let read: BaseCheckoutsRead | undefined;
@@ -92,6 +97,7 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
         outcomes[index] = { error: fail(`The task branch ${car.branch} disappeared while landing.`) };
         continue;
       }
+      if (tip !== current) onTrain.add(index);
       try {
         const settled = await planCar(scope, car, { current, tip, taskTip });
         if ('result' in settled) {
@@ -127,9 +133,15 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
     // finished by the next start (see recoverInterruptedLandings) instead of leaving the user's checkout
     // showing the merge reversed. A train's journal is its first car's, covering the whole move.
     const whole = { jobId: lead.jobId, baseRef, from: current, to: tip };
+    const moving = moves.map((move) => ({
+      jobId: (cars[move.index] as LandingCar).jobId,
+      from: move.from,
+      to: move.to,
+    }));
     writeLandingJournal(repositoryRoot, {
       ...whole,
       checkouts: read.checkouts.map((checkout) => checkout.path),
+      ...(moving.length > 1 ? { cars: moving } : {}),
     });
     const swapped = await compareAndSwapReference({
       cwd: repositoryRoot,
@@ -162,15 +174,16 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
             `${baseName} was moved to ${tip} but updating ${updated.failure.path} failed and ${baseName} moved again, ` +
               `so snodo could not undo it. Check \`git status\` there. git said: ${updated.failure.detail}`,
           );
-          for (const move of moves) outcomes[move.index] = { error };
+          for (const index of undone(moves, onTrain, outcomes)) outcomes[index] = { error };
           return settle(outcomes);
         }
         appendLandingLedger(repositoryRoot, { ...whole, from: tip, to: current });
-        for (const move of moves) {
-          const car = cars[move.index] as LandingCar;
-          outcomes[move.index] = {
+        // The base is back where it was: the movers did not land, and a car judged on top of one of them
+        // (already contained in it, or in conflict with it) is undecided, so it is kept too.
+        for (const index of undone(moves, onTrain, outcomes)) {
+          outcomes[index] = {
             result: deferred(
-              car,
+              cars[index] as LandingCar,
               baseName,
               current,
               [],
@@ -203,12 +216,34 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
     }
     return settle(outcomes);
   }
-  return cars.map((car) => ({
-    error: fail(
-      `${baseName} kept moving while snodo tried to land ${car.branch} (${maxAttempts} attempts); ` +
-        `run \`snodo task merge ${car.jobId}\` when it is quiet.`,
-    ),
-  }));
+  // Every attempt lost the compare-and-swap: the cars that would have moved the base, and those judged on
+  // top of them, are told; the others' last results (a conflict with the base, a refusal) stand.
+  return cars.map((car, index) => {
+    const last = outcomes[index];
+    if (last !== undefined && (!onTrain.has(index) || 'error' in last)) return last;
+    return {
+      error: fail(
+        `${baseName} kept moving while snodo tried to land ${car.branch} (${maxAttempts} attempts); ` +
+          `run \`snodo task merge ${car.jobId}\` when it is quiet.`,
+      ),
+    };
+  });
+}
+
+/**
+ * The cars a train's undo concerns: those that moved the base, and those whose result was judged on top of
+ * one of them (a car whose own check threw keeps its error).
+ */
+function undone(
+  moves: readonly CarMove[],
+  onTrain: ReadonlySet<number>,
+  outcomes: readonly (CarOutcome | undefined)[],
+): number[] {
+  const judgedOnTop = [...onTrain].filter((index) => {
+    const outcome = outcomes[index];
+    return outcome === undefined || 'result' in outcome;
+  });
+  return [...new Set([...moves.map((move) => move.index), ...judgedOnTop])].sort((a, b) => a - b);
 }
 
 /**

@@ -507,6 +507,55 @@ describe('landing trains: landings of one process waiting for the lock land toge
     }
   });
 
+  it('keeps the whole train when git refuses the checkout update: the base goes back, nothing is lost', async () => {
+    const target = setUp();
+    // Both change src.txt: whichever reaches the lock second is judged on top of the first (a conflict).
+    const tasks = await Promise.all([
+      taskWith(target, { 'src.txt': 'one version\n' }),
+      taskWith(target, { 'src.txt': 'another version\n' }),
+    ]);
+    const base = target.revParse('trunk');
+    // After the overlap check passed, the user saves src.txt: git refuses to overwrite it, and the train
+    // is undone. The car judged on top of the undone one is kept too, not told it conflicts.
+    const saving = {
+      beforeBaseUpdate: () => writeFileSync(path.join(target.root, 'src.txt'), 'saved just now\n'),
+    };
+    const { results } = await landWhileLocked(
+      target,
+      tasks.map((task) => landOptions(target, task, { testHooks: saving })),
+    );
+    const landed = results.map(merged);
+    expect(landed.map((result) => result.outcome)).toEqual(['merge_deferred', 'merge_deferred']);
+    for (const result of landed) expect(result.message).toContain('refused');
+    expect(target.revParse('trunk')).toBe(base);
+    expect(target.read('src.txt')).toBe('saved just now\n');
+    expect(target.git(['status', '--porcelain'])).toBe(' M src.txt');
+  });
+
+  it('bounds each landing’s wait by its own timeout: the short one gives up, the other lands', async () => {
+    const target = setUp();
+    const tasks = await Promise.all([
+      taskWith(target, { 'a.txt': 'a\n' }),
+      taskWith(target, { 'b.txt': 'b\n' }),
+    ]);
+    let outcomes: Promise<PromiseSettledResult<LandTaskBranchResult>[]> | undefined;
+    await withFileLock(path.join(target.root, '.git', mergeLockFileName), async () => {
+      const started = Date.now();
+      outcomes = Promise.allSettled([
+        landTaskBranch(landOptions(target, tasks[0] as TaskWorkspace, { lockTimeoutMs: 300 })),
+        landTaskBranch(landOptions(target, tasks[1] as TaskWorkspace, { lockTimeoutMs: 20_000 })),
+      ]);
+      // Hold the lock well past the short wait.
+      while (Date.now() - started < 1_500) await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    const [short, long] = await (outcomes as NonNullable<typeof outcomes>);
+    expect(short?.status).toBe('rejected');
+    expect(String((short as PromiseRejectedResult).reason)).toMatch(/lock/i);
+    expect(long).toMatchObject({ status: 'fulfilled', value: { outcome: 'merged' } });
+    expect(target.read('b.txt')).toBe('b\n');
+    expect(existsSync(path.join(target.root, 'a.txt'))).toBe(false);
+  });
+
   it('tells only the refused landing when its base check refuses, and a failing one does not stop the others', async () => {
     const target = setUp();
     const tasks = await Promise.all([

@@ -31,6 +31,11 @@ export const landingJournalSchema = z.object({
   to: z.string(),
   /** Working trees that have the base checked out and are brought from `from` to `to`. */
   checkouts: z.array(z.string()),
+  /**
+   * A train's landings in order (`jobId` above is the first), each its own part of `from..to`; absent for a
+   * single landing. Recovery records each job as landed with its own commit.
+   */
+  cars: z.array(z.object({ jobId: z.string(), from: z.string(), to: z.string() })).optional(),
   /** The process landing, so recovery never touches a live landing. */
   pid: z.number().int(),
   hostname: z.string(),
@@ -70,7 +75,7 @@ export function landingLedgerPath(repositoryRoot: string): string {
 /** Writes the journal of a landing about to move the base; durable, so it survives what it guards against. */
 export function writeLandingJournal(
   repositoryRoot: string,
-  landing: Pick<LandingJournal, 'jobId' | 'baseRef' | 'from' | 'to' | 'checkouts'>,
+  landing: Pick<LandingJournal, 'jobId' | 'baseRef' | 'from' | 'to' | 'checkouts' | 'cars'>,
 ): void {
   mkdirSync(landingsDirectory(repositoryRoot), { recursive: true });
   const journal: LandingJournal = {

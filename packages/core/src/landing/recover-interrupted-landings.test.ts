@@ -85,6 +85,49 @@ describe('recoverInterruptedLandings', { timeout: 30_000 }, () => {
     expect(readLandingLedger(target.root, 'refs/heads/trunk').map((move) => move.to)).toEqual([to]);
   });
 
+  it('finishes an interrupted train and names each of its jobs with its own part of the move', async () => {
+    const target = createTestRepository();
+    repositories.push(target);
+    ensureRuntimeExclusions(path.join(target.root, '.git'));
+    const from = target.revParse('HEAD');
+    target.git(['checkout', '--quiet', '-b', 'snodo/train']);
+    const first = target.commit('first car', { 'one.txt': '1\n' });
+    const second = target.commit('second car', { 'two.txt': '2\n' });
+    target.git(['checkout', '--quiet', 'trunk']);
+    spawnSync('mkdir', ['-p', landingsDirectory(target.root)]);
+    writeFileSync(
+      path.join(landingsDirectory(target.root), 'journal-j_first.json'),
+      JSON.stringify({
+        version: 1,
+        jobId: 'j_first',
+        baseRef: 'refs/heads/trunk',
+        from,
+        to: second,
+        checkouts: [target.root],
+        cars: [
+          { jobId: 'j_first', from, to: first },
+          { jobId: 'j_second', from: first, to: second },
+        ],
+        pid: deadPid(),
+        hostname: hostname(),
+        startedAt: new Date().toISOString(),
+      }),
+    );
+    target.git(['update-ref', 'refs/heads/trunk', second, from]);
+
+    const [recovered] = await recoverInterruptedLandings(target.root);
+
+    expect(recovered).toMatchObject({ action: 'finished', from, to: second });
+    expect(recovered?.cars).toEqual([
+      { jobId: 'j_first', from, to: first },
+      { jobId: 'j_second', from: first, to: second },
+    ]);
+    expect(recovered?.message).toContain('Finished the landing of j_first, j_second');
+    expect(target.read('one.txt') + target.read('two.txt')).toBe('1\n2\n');
+    expect(target.git(['status', '--porcelain'])).toBe('');
+    expect(readLandingJournals(target.root).journals).toEqual([]);
+  });
+
   it('keeps the user’s unrelated edits and staged files while finishing', async () => {
     const target = createTestRepository();
     repositories.push(target);

@@ -31,6 +31,8 @@ export interface RecoveredLanding {
   readonly updatedCheckouts: readonly string[];
   /** One sentence for the user. */
   readonly message: string;
+  /** Each job the landing was for, with its own part of `from..to` (one, or a train's several, in order). */
+  readonly cars: readonly { readonly jobId: string; readonly from: string; readonly to: string }[];
 }
 
 /** A journal this host may finish: its process, on this host, is gone. Other hosts' are theirs to finish. */
@@ -40,7 +42,9 @@ function isAbandoned(journal: LandingJournal): boolean {
 
 async function recoverOne(repositoryRoot: string, journal: LandingJournal): Promise<RecoveredLanding> {
   const base = journal.baseRef.replace(/^refs\/heads\//, '');
-  const landed = { jobId: journal.jobId, baseRef: journal.baseRef, from: journal.from, to: journal.to };
+  const move = { jobId: journal.jobId, from: journal.from, to: journal.to };
+  const landed = { ...move, baseRef: journal.baseRef, cars: journal.cars ?? [move] };
+  const jobs = landed.cars.map((car) => car.jobId).join(', ');
   const tip = await resolveCommit(repositoryRoot, journal.baseRef);
   if (tip !== journal.to) {
     removeLandingJournal(repositoryRoot, journal.jobId);
@@ -49,7 +53,7 @@ async function recoverOne(repositoryRoot: string, journal: LandingJournal): Prom
         ...landed,
         action: 'not-moved',
         updatedCheckouts: [],
-        message: `The landing of ${journal.jobId} was interrupted before ${base} moved; nothing landed.`,
+        message: `The landing of ${jobs} was interrupted before ${base} moved; nothing landed.`,
       };
     }
     return {
@@ -57,12 +61,12 @@ async function recoverOne(repositoryRoot: string, journal: LandingJournal): Prom
       action: 'base-moved-on',
       updatedCheckouts: [],
       message:
-        `The landing of ${journal.jobId} was interrupted and ${base} has moved on since (now ${tip?.slice(0, 12) ?? 'gone'}); ` +
+        `The landing of ${jobs} was interrupted and ${base} has moved on since (now ${tip?.slice(0, 12) ?? 'gone'}); ` +
         `check \`git status\` in ${journal.checkouts.join(', ') || 'your checkout'} before committing there.`,
     };
   }
   if (!readLandingLedger(repositoryRoot, journal.baseRef).some((move) => move.to === journal.to)) {
-    appendLandingLedger(repositoryRoot, landed);
+    appendLandingLedger(repositoryRoot, { ...move, baseRef: journal.baseRef });
   }
   const updated: string[] = [];
   for (const checkout of journal.checkouts) {
@@ -80,7 +84,7 @@ async function recoverOne(repositoryRoot: string, journal: LandingJournal): Prom
         action: 'checkout-refused',
         updatedCheckouts: updated,
         message:
-          `${journal.jobId} landed on ${base} (${journal.to.slice(0, 12)}) but snodo stopped before updating ${checkout}, ` +
+          `${jobs} landed on ${base} (${journal.to.slice(0, 12)}) but snodo stopped before updating ${checkout}, ` +
           `and your edits there now stand in the way (${(error as Error).message.split('\n')[0]}). Until it is updated, ` +
           '`git status` there shows the merge reversed: commit or stash your edits, then run any snodo command to finish, ' +
           `or run \`git read-tree -m -u ${journal.from} ${journal.to}\` there yourself.`,
@@ -93,7 +97,7 @@ async function recoverOne(repositoryRoot: string, journal: LandingJournal): Prom
     action: 'finished',
     updatedCheckouts: updated,
     message:
-      `Finished the landing of ${journal.jobId} on ${base} (${journal.to.slice(0, 12)}), interrupted after ${base} moved` +
+      `Finished the landing of ${jobs} on ${base} (${journal.to.slice(0, 12)}), interrupted after ${base} moved` +
       (updated.length > 0 ? `: updated ${updated.join(', ')}.` : '.'),
   };
 }

@@ -55,17 +55,14 @@ export class JobRun {
   readonly #laterState: ((state: JobState) => JobState)[] = [];
 
   /** Read-modify-write of the job's `state.json` (under its lock), with any change left for later first. */
-  async updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {
+  updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {
+    // Taken, not put back on a failure: a change that made the write fail would make every later one fail,
+    // the job's end included; a stage's lost end is only a timing.
     const later = this.#laterState.splice(0);
-    try {
-      return await updateJobState(this.context.repositoryRoot, this.jobId, (state) => {
-        const folded = later.reduce((current, change) => change(current), state);
-        return mutate(folded) ?? folded;
-      });
-    } catch (error) {
-      this.#laterState.unshift(...later);
-      throw error;
-    }
+    return updateJobState(this.context.repositoryRoot, this.jobId, (state) => {
+      const folded = later.reduce((current, change) => change(current), state);
+      return mutate(folded) ?? folded;
+    });
   }
 
   /** Throws the abort reason when the run was cancelled, so no new stage starts after Ctrl-C. */
@@ -128,7 +125,8 @@ export class JobRun {
     try {
       return await work();
     } finally {
-      const durationMs = Date.now() - started;
+      // Never negative, even when the wall clock stepped back meanwhile (the schema refuses it).
+      const durationMs = Math.max(0, Date.now() - started);
       const endedAt = new Date().toISOString();
       this.#laterState.push((state) => ({
         ...state,

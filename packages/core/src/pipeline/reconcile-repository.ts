@@ -4,10 +4,14 @@ import { reconcileInterruptedJobs, updateJobState } from '../jobs/index.js';
 import { type RecoveredLanding, recoverInterruptedLandings } from '../landing/index.js';
 import type { RunContext } from './run-context.js';
 
-/** A recovered landing as its job's record: it did land, although its process died on the way. */
-async function recordRecoveredLanding(context: RunContext, landing: RecoveredLanding): Promise<void> {
+/** A recovered landing as its jobs' records: each did land, although its process died on the way. */
+async function recordRecoveredLanding(
+  context: RunContext,
+  landing: RecoveredLanding,
+  car: RecoveredLanding['cars'][number],
+): Promise<void> {
   if (landing.action !== 'finished') return;
-  await updateJobState(context.repositoryRoot, landing.jobId, (state) => {
+  await updateJobState(context.repositoryRoot, car.jobId, (state) => {
     if (state.status !== 'running' && state.status !== 'interrupted') return state;
     return {
       ...state,
@@ -18,8 +22,8 @@ async function recordRecoveredLanding(context: RunContext, landing: RecoveredLan
       landing: {
         strategy: state.landing?.strategy ?? 'merge',
         outcome: 'merged',
-        mergeCommit: landing.to,
-        previousBaseCommit: landing.from,
+        mergeCommit: car.to,
+        previousBaseCommit: car.from,
       },
     };
   }).catch(() => undefined);
@@ -37,19 +41,22 @@ export async function reconcileRepository(
 ): Promise<RecoveredLanding[]> {
   const landings = await recoverInterruptedLandings(context.repositoryRoot);
   for (const landing of landings) {
-    await recordRecoveredLanding(context, landing);
-    await appendAuditEvent(
-      auditTrail,
-      'landing-recover',
-      {
-        action: landing.action,
-        base_ref: landing.baseRef,
-        previous_base_commit: landing.from,
-        merge_commit: landing.to,
-        updated_checkouts: [...landing.updatedCheckouts],
-      },
-      { job: landing.jobId },
-    );
+    // A train's journal covers several jobs: each gets its own record and event, with its own commit.
+    for (const car of landing.cars) {
+      await recordRecoveredLanding(context, landing, car);
+      await appendAuditEvent(
+        auditTrail,
+        'landing-recover',
+        {
+          action: landing.action,
+          base_ref: landing.baseRef,
+          previous_base_commit: car.from,
+          merge_commit: car.to,
+          updated_checkouts: [...landing.updatedCheckouts],
+        },
+        { job: car.jobId },
+      );
+    }
   }
   for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot)) {
     await appendAuditEvent(
