@@ -97,9 +97,11 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
         outcomes[index] = { error: fail(`The task branch ${car.branch} disappeared while landing.`) };
         continue;
       }
-      if (tip !== current) onTrain.add(index);
       try {
         const settled = await planCar(scope, car, { current, tip, taskTip });
+        // A result judged against another car's commit stands or falls with it; a base check's refusal is
+        // judged against the base itself and always stands.
+        if (tip !== current && !('refusedByCheck' in settled)) onTrain.add(index);
         if ('result' in settled) {
           outcomes[index] = { result: settled.result };
           continue;
@@ -174,7 +176,8 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
             `${baseName} was moved to ${tip} but updating ${updated.failure.path} failed and ${baseName} moved again, ` +
               `so snodo could not undo it. Check \`git status\` there. git said: ${updated.failure.detail}`,
           );
-          for (const index of undone(moves, onTrain, outcomes)) outcomes[index] = { error };
+          // The base kept the train's commits: what the other cars were told of them still holds.
+          for (const move of moves) outcomes[move.index] = { error };
           return settle(outcomes);
         }
         appendLandingLedger(repositoryRoot, { ...whole, from: tip, to: current });
@@ -255,12 +258,12 @@ async function planCar(
   scope: LandingScope,
   car: LandingCar,
   at: { current: string; tip: string; taskTip: string },
-): Promise<{ result: LandTaskBranchResult } | Omit<CarMove, 'index' | 'from'>> {
+): Promise<{ result: LandTaskBranchResult; refusedByCheck?: true } | Omit<CarMove, 'index' | 'from'>> {
   const { repositoryRoot, baseName } = scope;
   const { current, tip, taskTip } = at;
   // The base as read under the lock is what a refusal judges: the cars before this one are snodo's own.
   const refused = await car.checkBase?.(current);
-  if (refused !== undefined) return { result: refused };
+  if (refused !== undefined) return { result: refused, refusedByCheck: true };
   // One merge-base answers both questions: is the task already in the base, and can the base fast-forward.
   const relation = await relateCommits(repositoryRoot, taskTip, tip);
   if (relation === 'same' || relation === 'ancestor') {

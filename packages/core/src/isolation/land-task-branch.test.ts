@@ -513,20 +513,33 @@ describe('landing trains: landings of one process waiting for the lock land toge
     const tasks = await Promise.all([
       taskWith(target, { 'src.txt': 'one version\n' }),
       taskWith(target, { 'src.txt': 'another version\n' }),
+      taskWith(target, { 'refused.txt': 'refused\n' }),
     ]);
     const base = target.revParse('trunk');
     // After the overlap check passed, the user saves src.txt: git refuses to overwrite it, and the train
-    // is undone. The car judged on top of the undone one is kept too, not told it conflicts.
+    // is undone. The car judged on top of the undone one is kept too, not told it conflicts; a base check's
+    // refusal was judged on the base itself and stands.
     const saving = {
       beforeBaseUpdate: () => writeFileSync(path.join(target.root, 'src.txt'), 'saved just now\n'),
     };
+    const refusing: LandTaskBranchOptions['checkBase'] = async (current) => ({
+      outcome: 'base_moved',
+      previousBaseCommit: current,
+      message: 'refused by the check',
+    });
     const { results } = await landWhileLocked(
       target,
-      tasks.map((task) => landOptions(target, task, { testHooks: saving })),
+      tasks.map((task, index) =>
+        landOptions(target, task, index === 2 ? { checkBase: refusing } : { testHooks: saving }),
+      ),
     );
     const landed = results.map(merged);
-    expect(landed.map((result) => result.outcome)).toEqual(['merge_deferred', 'merge_deferred']);
-    for (const result of landed) expect(result.message).toContain('refused');
+    expect(landed.map((result) => result.outcome)).toEqual([
+      'merge_deferred',
+      'merge_deferred',
+      'base_moved',
+    ]);
+    for (const result of landed.slice(0, 2)) expect(result.message).toContain('refused by git');
     expect(target.revParse('trunk')).toBe(base);
     expect(target.read('src.txt')).toBe('saved just now\n');
     expect(target.git(['status', '--porcelain'])).toBe(' M src.txt');

@@ -1,14 +1,19 @@
-import type { LockWait } from '@snodo/foundation';
+import path from 'node:path';
+import { describeLockHolder, LockTimeoutError, type LockWait, readLockHolder } from '@snodo/foundation';
+import { IsolationFailedError } from './isolation-failed-error.js';
 import { type CarOutcome, type LandingCar, type LandingScope, landCars } from './land-cars.js';
 import type { LandTaskBranchResult } from './land-task-branch.js';
-import { withRepositoryMergeLock } from './repository-merge-lock.js';
+import { mergeLockFileName, withRepositoryMergeLock } from './repository-merge-lock.js';
 
 /** A car waiting at the station, with how to tell its caller. */
 interface Boarding {
   readonly car: LandingCar;
+  readonly onLockWait: ((wait: LockWait) => void) | undefined;
+  /** It has been told who holds the lock (once is enough). */
+  noticed: boolean;
   /** When its own bounded wait for the merge lock runs out (`lockTimeoutMs` from its boarding). */
   readonly deadline: number;
-  readonly onLockWait: ((wait: LockWait) => void) | undefined;
+  /** Tells its caller how it ended; the first call counts. */
   readonly settle: (outcome: CarOutcome) => void;
 }
 
@@ -35,7 +40,8 @@ const stations = new Map<string, Station>();
  * Lands `car` on the base of `scope` as part of a train: the landings of this process waiting for the same
  * repository's merge lock go together, in arrival order, in one hold of the lock (`landCars`): while one
  * train lands, the cars that arrive meanwhile gather for the next. Landings of other processes still take
- * the lock one train at a time. A car alone is exactly a single landing.
+ * the lock one train at a time. A car alone is exactly a single landing. Each car's wait is bounded by its
+ * own `lockTimeoutMs`, whoever leads.
  *
  * Why: eight runs landing at once on one repository took the lock eight times, each for a status, a
  * worktree listing, a ref update, a read-tree and a status again (issue 14's "8 concurrent runs" figure);
@@ -47,21 +53,36 @@ export function boardLandingTrain(
   wait: { lockTimeoutMs?: number | undefined; onLockWait?: ((wait: LockWait) => void) | undefined },
 ): Promise<LandTaskBranchResult> {
   return new Promise((resolve, reject) => {
+    const timeoutMs = wait.lockTimeoutMs || defaultLockTimeoutMs;
+    const key = `${scope.gitCommonDirectory}\0${scope.baseRef}`;
+    let station = stations.get(key);
+    const opening = station === undefined;
+    station ??= { scope, waiting: [] };
+    const waiting = station.waiting;
+    // Its own bound: a car still waiting when it runs out leaves the station with the lock's timeout error.
+    const timer = setTimeout(() => {
+      const index = waiting.indexOf(boarding);
+      if (index === -1) return;
+      waiting.splice(index, 1);
+      boarding.settle({ error: lockTimeout(scope) });
+    }, timeoutMs);
+    timer.unref();
     const boarding: Boarding = {
       car,
-      deadline: Date.now() + (wait.lockTimeoutMs || defaultLockTimeoutMs),
       onLockWait: wait.onLockWait,
-      settle: (outcome) => ('result' in outcome ? resolve(outcome.result) : reject(outcome.error)),
+      noticed: false,
+      deadline: Date.now() + timeoutMs,
+      settle: (outcome) => {
+        clearTimeout(timer);
+        if ('result' in outcome) resolve(outcome.result);
+        else reject(outcome.error);
+      },
     };
-    const key = `${scope.gitCommonDirectory}\0${scope.baseRef}`;
-    const station = stations.get(key);
-    if (station !== undefined) {
-      station.waiting.push(boarding);
-      return;
+    waiting.push(boarding);
+    if (opening) {
+      stations.set(key, station);
+      void runTrains(key, station);
     }
-    const opened: Station = { scope, waiting: [boarding] };
-    stations.set(key, opened);
-    void runTrains(key, opened);
   });
 }
 
@@ -86,18 +107,23 @@ async function runTrains(key: string, station: Station): Promise<void> {
         {
           gitCommonDirectory: station.scope.gitCommonDirectory,
           jobId: lead.car.jobId,
-          // Until the first waiting car's own wait runs out (cars may have been given different bounds).
+          // As long as the longest-waiting car may wait; each car's own timer tells it when its bound passes.
           timeoutMs: Math.max(
             1,
-            Math.min(...station.waiting.map((boarding) => boarding.deadline)) - Date.now(),
+            Math.max(...station.waiting.map((boarding) => boarding.deadline)) - Date.now(),
           ),
-          // Everyone waiting for this train is told who holds the lock, not only the car that asked for it.
+          // Everyone waiting for this train is told who holds the lock, once, not only the car that asked.
           onWait: (wait) => {
-            for (const boarding of station.waiting) boarding.onLockWait?.(wait);
+            for (const boarding of station.waiting) {
+              if (boarding.noticed) continue;
+              boarding.noticed = true;
+              boarding.onLockWait?.(wait);
+            }
           },
         },
         async () => {
           boarded = station.waiting.splice(0, maxCarsPerTrain);
+          if (boarded.length === 0) return;
           const outcomes = await landCars(
             station.scope,
             boarded.map((boarding) => boarding.car),
@@ -113,16 +139,27 @@ async function runTrains(key: string, station: Station): Promise<void> {
         for (const boarding of boarded) boarding.settle({ error: error as Error });
         continue;
       }
-      // The lock could not be had: the shortest wait ran out (the error names the holder). Every car whose
-      // own wait has run out by now is told; the others go on waiting, the oldest of them leading. An error
-      // that is no timeout ends every wait, or the station would ask for the lock again and again.
+      // The lock could not be had. After a timeout (the error names the holder) the cars whose bound has
+      // passed are told and any that boarded later with a longer one wait on; any other failure ends every
+      // wait, or the station would ask for the lock again and again.
+      const timedOut = LockTimeoutError.isInstance((error as { cause?: unknown }).cause);
       const now = Date.now();
-      const expired = station.waiting.filter((boarding) => boarding.deadline <= now + pauseBetweenTrainsMs);
-      const told = expired.length > 0 ? expired : station.waiting.slice();
+      const told = station.waiting.filter((boarding) => !timedOut || boarding.deadline <= now);
       for (const boarding of told) {
         station.waiting.splice(station.waiting.indexOf(boarding), 1);
         boarding.settle({ error: error as Error });
       }
     }
   }
+}
+
+/** The error of a car whose own wait ran out: what `withRepositoryMergeLock` throws, naming the holder. */
+function lockTimeout(scope: LandingScope): Error {
+  const lockPath = path.join(scope.gitCommonDirectory, mergeLockFileName);
+  const timeout = new LockTimeoutError({
+    lockPath,
+    purpose: 'landing into this repository',
+    holder: describeLockHolder(readLockHolder(lockPath)),
+  });
+  return new IsolationFailedError({ operation: 'land', message: timeout.message, cause: timeout });
 }

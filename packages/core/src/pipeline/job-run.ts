@@ -55,14 +55,19 @@ export class JobRun {
   readonly #laterState: ((state: JobState) => JobState)[] = [];
 
   /** Read-modify-write of the job's `state.json` (under its lock), with any change left for later first. */
-  updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {
-    // Taken, not put back on a failure: a change that made the write fail would make every later one fail,
-    // the job's end included; a stage's lost end is only a timing.
+  async updateState(mutate: (state: JobState) => JobState | undefined): Promise<JobState> {
     const later = this.#laterState.splice(0);
-    return updateJobState(this.context.repositoryRoot, this.jobId, (state) => {
-      const folded = later.reduce((current, change) => change(current), state);
-      return mutate(folded) ?? folded;
-    });
+    try {
+      return await updateJobState(this.context.repositoryRoot, this.jobId, (state) => {
+        const folded = later.reduce((current, change) => change(current), state);
+        return mutate(folded) ?? folded;
+      });
+    } catch (error) {
+      // Put back for the next write after a lock timeout or a full disk, but not after a state the schema
+      // refused: that change would make every later write fail, the job's end included.
+      if ((error as Error).name !== 'ZodError') this.#laterState.unshift(...later);
+      throw error;
+    }
   }
 
   /** Throws the abort reason when the run was cancelled, so no new stage starts after Ctrl-C. */

@@ -60,7 +60,7 @@ async function runGuarded(
         status: 'changed',
         changedFiles: [],
         usage: null,
-        durationMs: Date.now() - started,
+        durationMs: Math.max(0, Date.now() - started),
       };
       return { result: stopped, stoppedByBudget: true };
     }
@@ -146,7 +146,7 @@ export async function executeAttempt(
     headBefore,
     checked,
     result,
-    durationMs: result.durationMs ?? Date.now() - started,
+    durationMs: Math.max(0, result.durationMs ?? Date.now() - started),
   });
   return {
     status,
