@@ -61,6 +61,14 @@ async function taskWith(
   return { ...workspace, tip };
 }
 
+/** Task workspaces made at once, one per entry of `files`. */
+function tasksWith(
+  target: TestRepository,
+  ...files: Record<string, string>[]
+): Promise<(TaskWorkspace & { tip: string })[]> {
+  return Promise.all(files.map((written) => taskWith(target, written)));
+}
+
 function landOptions(
   target: TestRepository,
   workspace: TaskWorkspace,
@@ -319,11 +327,7 @@ describe('landTaskBranch', { timeout: 30_000 }, () => {
 
   it('serialises concurrent landings in one process: all land, the base contains every task', async () => {
     const target = setUp();
-    const tasks = await Promise.all([
-      taskWith(target, { 'a.txt': 'a\n' }),
-      taskWith(target, { 'b.txt': 'b\n' }),
-      taskWith(target, { 'c.txt': 'c\n' }),
-    ]);
+    const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }, { 'c.txt': 'c\n' });
     const results = await Promise.all(tasks.map((task) => landTaskBranch(landOptions(target, task))));
     expect(results.map((result) => result.outcome)).toEqual(['merged', 'merged', 'merged']);
     for (const task of tasks) target.git(['merge-base', '--is-ancestor', task.tip, 'trunk']);
@@ -334,10 +338,7 @@ describe('landTaskBranch', { timeout: 30_000 }, () => {
 
   it('serialises landings from two separate processes', { timeout: 30_000 }, async () => {
     const target = setUp();
-    const tasks = await Promise.all([
-      taskWith(target, { 'one.txt': '1\n' }),
-      taskWith(target, { 'two.txt': '2\n' }),
-    ]);
+    const tasks = await tasksWith(target, { 'one.txt': '1\n' }, { 'two.txt': '2\n' });
     const here = path.dirname(fileURLToPath(import.meta.url));
     const loader = pathToFileURL(path.resolve(here, '../../../../node_modules/tsx/dist/loader.mjs')).href;
     const script = path.join(target.temporaryDirectory, 'land-child.mjs');
@@ -415,11 +416,7 @@ describe('landing trains: landings of one process waiting for the lock land toge
 
   it('moves the base once for three waiting landings, each on top of the one before, in arrival order', async () => {
     const target = setUp();
-    const tasks = await Promise.all([
-      taskWith(target, { 'a.txt': 'a\n' }),
-      taskWith(target, { 'b.txt': 'b\n' }),
-      taskWith(target, { 'c.txt': 'c\n' }),
-    ]);
+    const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }, { 'c.txt': 'c\n' });
     const base = target.revParse('trunk');
     const reflogBefore = target.git(['reflog', 'show', '--format=%gs', 'refs/heads/trunk']).split('\n');
     const { results, told } = await landWhileLocked(
@@ -510,11 +507,12 @@ describe('landing trains: landings of one process waiting for the lock land toge
   it('keeps the whole train when git refuses the checkout update: the base goes back, nothing is lost', async () => {
     const target = setUp();
     // Both change src.txt: whichever reaches the lock second is judged on top of the first (a conflict).
-    const tasks = await Promise.all([
-      taskWith(target, { 'src.txt': 'one version\n' }),
-      taskWith(target, { 'src.txt': 'another version\n' }),
-      taskWith(target, { 'refused.txt': 'refused\n' }),
-    ]);
+    const tasks = await tasksWith(
+      target,
+      { 'src.txt': 'one version\n' },
+      { 'src.txt': 'another version\n' },
+      { 'refused.txt': 'refused\n' },
+    );
     const base = target.revParse('trunk');
     // After the overlap check passed, the user saves src.txt: git refuses to overwrite it, and the train
     // is undone. The car judged on top of the undone one is kept too, not told it conflicts; a base check's
@@ -547,10 +545,7 @@ describe('landing trains: landings of one process waiting for the lock land toge
 
   it('bounds each landing’s wait by its own timeout: the short one gives up, the other lands', async () => {
     const target = setUp();
-    const tasks = await Promise.all([
-      taskWith(target, { 'a.txt': 'a\n' }),
-      taskWith(target, { 'b.txt': 'b\n' }),
-    ]);
+    const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' });
     let outcomes: Promise<PromiseSettledResult<LandTaskBranchResult>[]> | undefined;
     await withFileLock(path.join(target.root, '.git', mergeLockFileName), async () => {
       const started = Date.now();
@@ -571,11 +566,7 @@ describe('landing trains: landings of one process waiting for the lock land toge
 
   it('tells only the refused landing when its base check refuses, and a failing one does not stop the others', async () => {
     const target = setUp();
-    const tasks = await Promise.all([
-      taskWith(target, { 'a.txt': 'a\n' }),
-      taskWith(target, { 'b.txt': 'b\n' }),
-      taskWith(target, { 'c.txt': 'c\n' }),
-    ]);
+    const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }, { 'c.txt': 'c\n' });
     const base = target.revParse('trunk');
     const seen: string[] = [];
     const checks: NonNullable<LandTaskBranchOptions['checkBase']>[] = [
