@@ -3,6 +3,7 @@ import {
   PRIVATE_KEY_END,
   PRIVATE_KEY_MARKER_LENGTH,
   SECRET_PATTERNS,
+  SHORTEST_SECRET_WORD,
 } from './secret-patterns.js';
 
 /** The characters of a word that a secret pattern may start at. */
@@ -183,6 +184,8 @@ function redactWords(text: string, previous: string): string {
   let from = 0;
   word.lastIndex = 0;
   for (let found = word.exec(text); found !== null; found = word.exec(text)) {
+    // No pattern matches a shorter word: a line of one-letter words (`A A A …`) costs no regex run per word.
+    if (found[0].length < SHORTEST_SECRET_WORD) continue;
     const start = found.index;
     const before = start > 0 ? text.charAt(start - 1) : previous;
     const escaped = before === '\\' && /[ntr]/.test(found[0].charAt(0));

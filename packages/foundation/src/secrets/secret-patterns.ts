@@ -35,6 +35,12 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
 ];
 
 /**
+ * No pattern matches at the start of a word shorter than this, whatever follows the word (a test tries every
+ * shorter word before every other character), so the redactor skips such words without running a pattern.
+ */
+export const SHORTEST_SECRET_WORD = 3;
+
+/**
  * The first line of a PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), raw or inside
  * a JSON string. The bounded `{0,40}` keeps a line of repeated near-misses linear.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PatternRedactor } from './pattern-redactor.js';
 import { SecretMatcher } from './secret-matcher.js';
-import { SECRET_PATTERNS } from './secret-patterns.js';
+import { SECRET_PATTERNS, SHORTEST_SECRET_WORD } from './secret-patterns.js';
 
 // Shapes are assembled at run time so that this file itself never holds a secret-shaped literal.
 const megabyte = 1024 * 1024;
@@ -82,6 +82,28 @@ describe('PatternRedactor on 1 MB lines', () => {
       expect(pattern.flags, kind).toBe('y');
       // An alternative that matches the empty string reports one entry per capturing group besides the whole.
       expect(new RegExp(`${pattern.source}|`).exec('')?.length, kind).toBe(1);
+    }
+  });
+
+  it(`skips words shorter than ${SHORTEST_SECRET_WORD} characters safely: no pattern matches at one, whatever follows`, () => {
+    const wordCharacters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-';
+    let words = [''];
+    const shorter: string[] = [];
+    for (let length = 1; length < SHORTEST_SECRET_WORD; length += 1) {
+      words = words.flatMap((prefix) => [...wordCharacters].map((character) => prefix + character));
+      shorter.push(...words);
+    }
+    // Every printable character that ends a word, then room for a long match to run on.
+    const after = [...' !"#$%&\'()*+,/:;<=>?@[\\]^`{|}~\n\t'].map((end) => `${end}${'A'.repeat(64)}`);
+    after.push('');
+    for (const { kind, pattern } of SECRET_PATTERNS) {
+      for (const word of shorter) {
+        for (const rest of after) {
+          pattern.lastIndex = 0;
+          if (pattern.test(word + rest))
+            throw new Error(`${kind} matches the short word ${JSON.stringify(word + rest)}`);
+        }
+      }
     }
   });
 
