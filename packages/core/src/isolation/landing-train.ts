@@ -8,9 +8,6 @@ import { mergeLockFileName, withRepositoryMergeLock } from './repository-merge-l
 /** A car waiting at the station, with how to tell its caller. */
 interface Boarding {
   readonly car: LandingCar;
-  readonly onLockWait: ((wait: LockWait) => void) | undefined;
-  /** It has been told who holds the lock (once is enough). */
-  noticed: boolean;
   /** When its own bounded wait for the merge lock runs out (`lockTimeoutMs` from its boarding). */
   readonly deadline: number;
   /** Tells its caller how it ended; the first call counts. */
@@ -32,6 +29,9 @@ const defaultLockTimeoutMs = 120_000;
  * other processes' landings, which look for it every few tens of milliseconds; meanwhile more cars gather.
  */
 const pauseBetweenTrainsMs = 50;
+/** How long a car waits before it is told who holds the lock (as `withFileLock`'s `waitNoticeMs`). */
+const waitNoticeMs = 1_000;
+const lockPurpose = 'landing into this repository';
 
 // Keyed by git common directory and base ref: the merge lock is per repository, and one base moves per train.
 const stations = new Map<string, Station>();
@@ -40,8 +40,8 @@ const stations = new Map<string, Station>();
  * Lands `car` on the base of `scope` as part of a train: the landings of this process waiting for the same
  * repository's merge lock go together, in arrival order, in one hold of the lock (`landCars`): while one
  * train lands, the cars that arrive meanwhile gather for the next. Landings of other processes still take
- * the lock one train at a time. A car alone is exactly a single landing. Each car's wait is bounded by its
- * own `lockTimeoutMs`, whoever leads.
+ * the lock one train at a time. A car alone is exactly a single landing. Each car's wait is its own, whoever
+ * leads: bounded by its `lockTimeoutMs`, and after a second it is told who holds the lock (`onLockWait`).
  *
  * Why: eight runs landing at once on one repository took the lock eight times, each for a status, a
  * worktree listing, a ref update, a read-tree and a status again (issue 14's "8 concurrent runs" figure);
@@ -59,6 +59,7 @@ export function boardLandingTrain(
     const opening = station === undefined;
     station ??= { scope, waiting: [] };
     const waiting = station.waiting;
+    const boardedAt = Date.now();
     // Its own bound: a car still waiting when it runs out leaves the station with the lock's timeout error.
     const timer = setTimeout(() => {
       const index = waiting.indexOf(boarding);
@@ -67,13 +68,26 @@ export function boardLandingTrain(
       boarding.settle({ error: lockTimeout(scope) });
     }, timeoutMs);
     timer.unref();
+    // Told once, after a second of waiting, who holds the lock: whether another process or this one's train.
+    const notice = setTimeout(() => {
+      if (!waiting.includes(boarding) || wait.onLockWait === undefined) return;
+      const lockPath = path.join(scope.gitCommonDirectory, mergeLockFileName);
+      const holder = readLockHolder(lockPath);
+      wait.onLockWait({
+        lockPath,
+        purpose: lockPurpose,
+        holder,
+        holderText: describeLockHolder(holder),
+        waitedMs: Date.now() - boardedAt,
+      });
+    }, waitNoticeMs);
+    notice.unref();
     const boarding: Boarding = {
       car,
-      onLockWait: wait.onLockWait,
-      noticed: false,
-      deadline: Date.now() + timeoutMs,
+      deadline: boardedAt + timeoutMs,
       settle: (outcome) => {
         clearTimeout(timer);
+        clearTimeout(notice);
         if ('result' in outcome) resolve(outcome.result);
         else reject(outcome.error);
       },
@@ -112,14 +126,6 @@ async function runTrains(key: string, station: Station): Promise<void> {
             1,
             Math.max(...station.waiting.map((boarding) => boarding.deadline)) - Date.now(),
           ),
-          // Everyone waiting for this train is told who holds the lock, once, not only the car that asked.
-          onWait: (wait) => {
-            for (const boarding of station.waiting) {
-              if (boarding.noticed) continue;
-              boarding.noticed = true;
-              boarding.onLockWait?.(wait);
-            }
-          },
         },
         async () => {
           boarded = station.waiting.splice(0, maxCarsPerTrain);
@@ -158,7 +164,7 @@ function lockTimeout(scope: LandingScope): Error {
   const lockPath = path.join(scope.gitCommonDirectory, mergeLockFileName);
   const timeout = new LockTimeoutError({
     lockPath,
-    purpose: 'landing into this repository',
+    purpose: lockPurpose,
     holder: describeLockHolder(readLockHolder(lockPath)),
   });
   return new IsolationFailedError({ operation: 'land', message: timeout.message, cause: timeout });
