@@ -6,6 +6,20 @@ import { JobRun } from './job-run.js';
 import type { ResolvedCoder } from './stage-resolve.js';
 
 /**
+ * The hash of an attempt's diff for `coder-end` (`diff_sha256`): of `git diff -M --binary headBefore..commit`
+ * in the workspace. A read of the workspace only, so the run starts it beside the task branch's import.
+ */
+export async function attemptDiffHash(options: {
+  workspace: string;
+  headBefore: string;
+  commit: string | undefined;
+}): Promise<string | undefined> {
+  if (options.commit === undefined) return undefined;
+  const patch = await diffPatch({ cwd: options.workspace, from: options.headBefore, to: options.commit });
+  return createHash('sha256').update(patch).digest('hex');
+}
+
+/**
  * Records one attempt that passed core's checks: the coder's usage, `coder-end` in the audit log (with the
  * diff's hash, the CLI's version and argv), and the attempt in `state.json`.
  */
@@ -19,6 +33,8 @@ export async function recordAttempt(
     checked: { commit?: string; changedFiles: readonly string[] };
     result: CoderV1Result;
     durationMs: number;
+    /** `attemptDiffHash` of this attempt, when the caller started it already. */
+    diffHash?: Promise<string | undefined>;
   },
 ): Promise<'changed' | 'no-changes'> {
   const { coder, attempt, checked, result } = options;
@@ -30,11 +46,12 @@ export async function recordAttempt(
       model: result.usage.model ?? coder.models.coder.model,
     });
   }
-  const diffHash = checked.commit
-    ? createHash('sha256')
-        .update(await diffPatch({ cwd: options.workspace, from: options.headBefore, to: checked.commit }))
-        .digest('hex')
-    : undefined;
+  const diffHash = await (options.diffHash ??
+    attemptDiffHash({
+      workspace: options.workspace,
+      headBefore: options.headBefore,
+      commit: checked.commit,
+    }));
   await run.audit('coder-end', {
     attempt,
     status,

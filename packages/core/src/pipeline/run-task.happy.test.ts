@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { diffPatch } from '../git/index.js';
 import { readJobState } from '../jobs/index.js';
 import { createPipelineFixture, type PipelineFixture } from '../testing/pipeline-fixture.js';
 
@@ -99,12 +101,12 @@ describe('runTask, the happy path with the mock coder', () => {
     const { result } = await fixture.run({ task: 'add a file', mock: true });
     const verified = await fixture.verifyAudit();
     expect(verified.ok).toBe(true);
-    const types = readFileSync(join(fixture.root, '.snodo/audit.log'), 'utf8')
+    const events = readFileSync(join(fixture.root, '.snodo/audit.log'), 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; job?: string })
-      .filter((event) => event.job === result.jobId)
-      .map((event) => event.type);
+      .map((line) => JSON.parse(line) as { type: string; job?: string; data?: Record<string, unknown> })
+      .filter((event) => event.job === result.jobId);
+    const types = events.map((event) => event.type);
     expect(types).toEqual([
       'job-start',
       'task-classify',
@@ -126,6 +128,11 @@ describe('runTask, the happy path with the mock coder', () => {
       'job-end',
     ]);
     expect(fixture.git(['log', '--format=%s', 'refs/snodo/audit'])).toContain('snodo audit checkpoint');
+    // The attempt's diff is on record by its hash: the same diff read again from the landed commits.
+    const coderEnd = events.find((event) => event.type === 'coder-end')?.data ?? {};
+    const base = events.find((event) => event.type === 'coder-start')?.data?.base_commit as string;
+    const patch = await diffPatch({ cwd: fixture.root, from: base, to: coderEnd.commit as string });
+    expect(coderEnd.diff_sha256).toBe(createHash('sha256').update(patch).digest('hex'));
   });
 
   it('never dirties the main checkout: runtime files are excluded through info/exclude', async () => {

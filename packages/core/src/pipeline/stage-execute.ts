@@ -10,7 +10,7 @@ import { buildCoderRequest } from './coder-request.js';
 import type { JobContainment } from './job-containment.js';
 import { takeJobGuard } from './job-guard.js';
 import type { JobRun } from './job-run.js';
-import { recordAttempt } from './record-attempt.js';
+import { attemptDiffHash, recordAttempt } from './record-attempt.js';
 import type { ResolvedCoder } from './stage-resolve.js';
 import type { RunWorkspace } from './task-workspace.js';
 
@@ -130,6 +130,9 @@ export async function executeAttempt(
     (await commitProposals(run, coder, workspace, result, options.workspace.isolated)) !== undefined;
   const checked = await checkAttempt(coder, workspace, headBefore, { committedEverything });
   assertReportedCommit(coder, result, checked, headBefore);
+  // The diff's hash reads the workspace only: it runs beside the import, which reads the workspace too.
+  const diffHash = attemptDiffHash({ workspace, headBefore, commit: checked.commit });
+  diffHash.catch(() => undefined);
   if (checked.commit !== undefined && options.workspace.isolated) {
     // The user sees the task branch in their own repository; landing and `snodo task …` work from it.
     await importTaskBranch({
@@ -147,6 +150,7 @@ export async function executeAttempt(
     checked,
     result,
     durationMs: Math.max(0, result.durationMs ?? Date.now() - started),
+    diffHash,
   });
   return {
     status,
