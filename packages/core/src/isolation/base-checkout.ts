@@ -1,4 +1,4 @@
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { git } from '../git/git.js';
@@ -63,6 +63,12 @@ export async function readBaseCheckouts(options: {
       blocked: { checkoutPath: rebasing, overlappingPaths: [], reason: 'a rebase of it is in progress' },
     };
   }
+  // The main checkout is nearly always the base's: when its HEAD file says so, its status is read while the
+  // worktrees are listed (a read only; wasted when the listing says otherwise).
+  const mainStatus = headFileNames(options.repositoryRoot, options.baseRef)
+    ? workingTreeStatus(options.repositoryRoot)
+    : undefined;
+  mainStatus?.catch(() => undefined);
   const worktrees = await listWorktrees(options.repositoryRoot);
   const checkouts: BaseCheckout[] = [];
   for (const worktree of worktrees) {
@@ -77,7 +83,11 @@ export async function readBaseCheckouts(options: {
         };
       }
     }
-    checkouts.push({ path: worktree.path, statusBefore: await workingTreeStatus(worktree.path) });
+    const statusBefore =
+      mainStatus !== undefined && path.resolve(worktree.path) === path.resolve(options.repositoryRoot)
+        ? await mainStatus
+        : await workingTreeStatus(worktree.path);
+    checkouts.push({ path: worktree.path, statusBefore });
   }
   return { checkouts, worktrees };
 }
@@ -164,6 +174,15 @@ export async function advanceCheckout(checkoutPath: string, from: string, to: st
       if (!busy || attempt >= 5) throw error;
       await sleep(100 * attempt);
     }
+  }
+}
+
+/** `true` when `<checkout>/.git/HEAD` is a file naming `ref` (git's files backend: `ref: refs/heads/…`). */
+function headFileNames(checkout: string, ref: string): boolean {
+  try {
+    return readFileSync(path.join(checkout, '.git', 'HEAD'), 'utf8') === `ref: ${ref}\n`;
+  } catch {
+    return false;
   }
 }
 

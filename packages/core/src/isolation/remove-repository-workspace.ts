@@ -59,6 +59,15 @@ async function assertNothingWouldBeLost(options: {
   baseRef: string;
 }): Promise<void> {
   const { worktreePath } = options;
+  // The workspace's refs are listed while its status is read: two reads of it, neither depending on the other.
+  const listing = git(
+    [
+      'for-each-ref',
+      '--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end) %(refname)',
+    ],
+    { cwd: worktreePath, readOnly: true },
+  );
+  listing.catch(() => undefined);
   const changes = await workingTreeStatus(worktreePath);
   if (changes.length > 0) {
     throw new WorktreeDirtyError({
@@ -73,13 +82,7 @@ async function assertNothingWouldBeLost(options: {
   ).filter((commit): commit is string => commit !== undefined);
   // Every ref of the workspace (its branches, tags, a stash) and a detached HEAD must be contained in one
   // of them. The workspace sees the user's commits through its alternate, so git can answer there.
-  const listed = await git(
-    [
-      'for-each-ref',
-      '--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end) %(refname)',
-    ],
-    { cwd: worktreePath, readOnly: true },
-  );
+  const listed = await listing;
   const tips = listed.stdout
     .split('\n')
     .filter((line) => line !== '')
