@@ -53,6 +53,7 @@ export type CarOutcome = { readonly result: LandTaskBranchResult } | { readonly 
 /** One car's move of the base within a train: from the tip before it to the commit it adds. */
 interface CarMove {
   readonly index: number;
+  readonly car: LandingCar;
   readonly from: string;
   readonly to: string;
   readonly fastForward: boolean;
@@ -73,8 +74,8 @@ const maxAttempts = 5;
 export async function landCars(scope: LandingScope, cars: readonly LandingCar[]): Promise<CarOutcome[]> {
   const { repositoryRoot, baseRef, baseName } = scope;
   const fail = (message: string): Error => new IsolationFailedError({ operation: 'land', message });
-  // The last attempt's outcomes, and which cars it judged on top of another car's commit (whose results
-  // stand or fall with that commit reaching the base).
+  // The last attempt's outcomes, and the cars it judged on top of another car's commit (their results, or
+  // their own move, stand or fall with that commit reaching the base).
   let outcomes: (CarOutcome | undefined)[] = [];
   let onTrain = new Set<number>();
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -121,7 +122,7 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
           };
           continue;
         }
-        moves.push({ index, from: tip, ...settled });
+        moves.push({ index, car, from: tip, ...settled });
         tip = settled.to;
       } catch (error) {
         outcomes[index] = { error: error as Error };
@@ -129,17 +130,13 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
     }
     if (read === undefined || moves.length === 0) return settle(outcomes);
 
-    for (const move of moves) await cars[move.index]?.testHooks?.beforeBaseUpdate?.(attempt);
-    const lead = cars[moves[0]?.index ?? 0] as LandingCar;
+    for (const move of moves) await move.car.testHooks?.beforeBaseUpdate?.(attempt);
+    const lead = (moves[0] as CarMove).car;
     // The journal goes to disk before the ref moves: a crash between the move and the checkout update is
     // finished by the next start (see recoverInterruptedLandings) instead of leaving the user's checkout
     // showing the merge reversed. A train's journal is its first car's, covering the whole move.
     const whole = { jobId: lead.jobId, baseRef, from: current, to: tip };
-    const moving = moves.map((move) => ({
-      jobId: (cars[move.index] as LandingCar).jobId,
-      from: move.from,
-      to: move.to,
-    }));
+    const moving = moves.map(({ car, from, to }) => ({ jobId: car.jobId, from, to }));
     writeLandingJournal(repositoryRoot, {
       ...whole,
       checkouts: read.checkouts.map((checkout) => checkout.path),
@@ -150,16 +147,13 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
       reference: baseRef,
       next: tip,
       expected: current,
-      reflogMessage: reflogMessage(moves.map((move) => cars[move.index] as LandingCar)),
+      reflogMessage: reflogMessage(moves.map((move) => move.car)),
     });
     if (!swapped) {
       removeLandingJournal(repositoryRoot, lead.jobId);
       continue;
     }
-    for (const move of moves) {
-      const car = cars[move.index] as LandingCar;
-      appendLandingLedger(repositoryRoot, { jobId: car.jobId, baseRef, from: move.from, to: move.to });
-    }
+    for (const move of moving) appendLandingLedger(repositoryRoot, { ...move, baseRef });
     try {
       const changedPaths = new Set(moves.flatMap((move) => move.changedPaths));
       const updated = await updateCheckouts(read.checkouts, current, tip, changedPaths);
@@ -169,7 +163,7 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
           reference: baseRef,
           next: current,
           expected: tip,
-          reflogMessage: `snodo: undo landing of ${moves.map((move) => cars[move.index]?.branch).join(', ')} (job ${lead.jobId})`,
+          reflogMessage: `snodo: undo landing of ${moves.map((move) => move.car.branch).join(', ')} (job ${lead.jobId})`,
         });
         if (!restored) {
           const error = fail(
@@ -183,7 +177,7 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
         appendLandingLedger(repositoryRoot, { ...whole, from: tip, to: current });
         // The base is back where it was: the movers did not land, and a car judged on top of one of them
         // (already contained in it, or in conflict with it) is undecided, so it is kept too.
-        for (const index of undone(moves, onTrain, outcomes)) {
+        for (const index of new Set([...moves.map((move) => move.index), ...onTrain])) {
           outcomes[index] = {
             result: deferred(
               cars[index] as LandingCar,
@@ -196,9 +190,8 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
         }
         return settle(outcomes);
       }
-      for (const move of moves) {
-        const car = cars[move.index] as LandingCar;
-        outcomes[move.index] = {
+      for (const { index, car, ...move } of moves) {
+        outcomes[index] = {
           result: {
             outcome: 'merged',
             mergeCommit: move.to,
@@ -219,11 +212,12 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
     }
     return settle(outcomes);
   }
-  // Every attempt lost the compare-and-swap: the cars that would have moved the base, and those judged on
-  // top of them, are told; the others' last results (a conflict with the base, a refusal) stand.
+  // Every attempt lost the compare-and-swap: the cars that would have moved the base (they have no outcome)
+  // and those judged on top of them are told; the others' last results (a conflict with the base, a
+  // refusal, their own error) stand.
   return cars.map((car, index) => {
     const last = outcomes[index];
-    if (last !== undefined && (!onTrain.has(index) || 'error' in last)) return last;
+    if (last !== undefined && !onTrain.has(index)) return last;
     return {
       error: fail(
         `${baseName} kept moving while snodo tried to land ${car.branch} (${maxAttempts} attempts); ` +
@@ -231,22 +225,6 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
       ),
     };
   });
-}
-
-/**
- * The cars a train's undo concerns: those that moved the base, and those whose result was judged on top of
- * one of them (a car whose own check threw keeps its error).
- */
-function undone(
-  moves: readonly CarMove[],
-  onTrain: ReadonlySet<number>,
-  outcomes: readonly (CarOutcome | undefined)[],
-): number[] {
-  const judgedOnTop = [...onTrain].filter((index) => {
-    const outcome = outcomes[index];
-    return outcome === undefined || 'result' in outcome;
-  });
-  return [...new Set([...moves.map((move) => move.index), ...judgedOnTop])].sort((a, b) => a - b);
 }
 
 /**
@@ -258,7 +236,9 @@ async function planCar(
   scope: LandingScope,
   car: LandingCar,
   at: { current: string; tip: string; taskTip: string },
-): Promise<{ result: LandTaskBranchResult; refusedByCheck?: true } | Omit<CarMove, 'index' | 'from'>> {
+): Promise<
+  { result: LandTaskBranchResult; refusedByCheck?: true } | Omit<CarMove, 'index' | 'car' | 'from'>
+> {
   const { repositoryRoot, baseName } = scope;
   const { current, tip, taskTip } = at;
   // The base as read under the lock is what a refusal judges: the cars before this one are snodo's own.
