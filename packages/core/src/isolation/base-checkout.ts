@@ -1,8 +1,9 @@
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { git } from '../git/git.js';
 import { GitCommandError } from '../git/git-command-error.js';
+import { headFileNames } from '../git/head-file.js';
 import { listWorktrees, type WorktreeEntry } from '../git/list-worktrees.js';
 import { findGitDirectory } from '../git/repository-paths.js';
 import { type StatusEntry, workingTreeStatus } from '../git/working-tree-status.js';
@@ -174,15 +175,6 @@ export async function advanceCheckout(checkoutPath: string, from: string, to: st
       if (!busy || attempt >= 5) throw error;
       await sleep(100 * attempt);
     }
-  }
-}
-
-/** `true` when `<checkout>/.git/HEAD` is a file naming `ref` (git's files backend: `ref: refs/heads/…`). */
-function headFileNames(checkout: string, ref: string): boolean {
-  try {
-    return readFileSync(path.join(checkout, '.git', 'HEAD'), 'utf8') === `ref: ${ref}\n`;
-  } catch {
-    return false;
   }
 }
 

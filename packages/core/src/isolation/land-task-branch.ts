@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { type CurrentBranch, currentBranch } from '../git/current-branch.js';
 import { type GitIdentity, resolveGitIdentity } from '../git/git-identity.js';
+import { headFileNames } from '../git/head-file.js';
 import type { WorktreeEntry } from '../git/list-worktrees.js';
 import { findGitCommonDirectory, findRepositoryRoot } from '../git/repository-paths.js';
 import { resolveCommit } from '../git/rev-parse.js';
@@ -227,14 +227,7 @@ async function headOnBranchFromFile(
   worktreePath: string,
   taskRef: string,
 ): Promise<CurrentBranch | undefined> {
-  const headFile = path.join(worktreePath, '.git', 'HEAD');
-  try {
-    if (!lstatSync(path.join(worktreePath, '.git')).isDirectory() || !lstatSync(headFile).isFile())
-      return undefined;
-    if (readFileSync(headFile, 'utf8') !== `ref: ${taskRef}\n`) return undefined;
-  } catch {
-    return undefined;
-  }
+  if (!headFileNames(worktreePath, taskRef)) return undefined;
   const commit = await resolveCommit(worktreePath, taskRef);
   if (commit === undefined) return undefined;
   return { detached: false, name: taskRef.slice('refs/heads/'.length), ref: taskRef, commit };

@@ -1,9 +1,13 @@
-import path from 'node:path';
 import { describeLockHolder, LockTimeoutError, type LockWait, readLockHolder } from '@snodo/foundation';
-import { IsolationFailedError } from './isolation-failed-error.js';
 import { type CarOutcome, type LandingCar, type LandingScope, landCars } from './land-cars.js';
 import type { LandTaskBranchResult } from './land-task-branch.js';
-import { mergeLockFileName, withRepositoryMergeLock } from './repository-merge-lock.js';
+import {
+  defaultMergeLockTimeoutMs,
+  mergeLockPath,
+  mergeLockPurpose,
+  mergeLockTimeoutError,
+  withRepositoryMergeLock,
+} from './repository-merge-lock.js';
 
 /** A car waiting at the station, with how to tell its caller. */
 interface Boarding {
@@ -22,8 +26,6 @@ interface Station {
 
 /** At most this many cars in one hold of the merge lock; later ones take the next. */
 const maxCarsPerTrain = 32;
-/** How long a landing waits for the merge lock unless told otherwise (as `withRepositoryMergeLock`). */
-const defaultLockTimeoutMs = 120_000;
 /**
  * The pause between two trains of one station. Releasing the lock and taking it again at once would starve
  * other processes' landings, which look for it every few tens of milliseconds; meanwhile more cars gather.
@@ -31,7 +33,6 @@ const defaultLockTimeoutMs = 120_000;
 const pauseBetweenTrainsMs = 50;
 /** How long a car waits before it is told who holds the lock (as `withFileLock`'s `waitNoticeMs`). */
 const waitNoticeMs = 1_000;
-const lockPurpose = 'landing into this repository';
 
 // Keyed by git common directory and base ref: the merge lock is per repository, and one base moves per train.
 const stations = new Map<string, Station>();
@@ -53,7 +54,7 @@ export function boardLandingTrain(
   wait: { lockTimeoutMs?: number | undefined; onLockWait?: ((wait: LockWait) => void) | undefined },
 ): Promise<LandTaskBranchResult> {
   return new Promise((resolve, reject) => {
-    const timeoutMs = wait.lockTimeoutMs || defaultLockTimeoutMs;
+    const timeoutMs = wait.lockTimeoutMs || defaultMergeLockTimeoutMs;
     const key = `${scope.gitCommonDirectory}\0${scope.baseRef}`;
     let station = stations.get(key);
     const opening = station === undefined;
@@ -71,11 +72,11 @@ export function boardLandingTrain(
     // Told once, after a second of waiting, who holds the lock: whether another process or this one's train.
     const notice = setTimeout(() => {
       if (!waiting.includes(boarding) || wait.onLockWait === undefined) return;
-      const lockPath = path.join(scope.gitCommonDirectory, mergeLockFileName);
+      const lockPath = mergeLockPath(scope.gitCommonDirectory);
       const holder = readLockHolder(lockPath);
       wait.onLockWait({
         lockPath,
-        purpose: lockPurpose,
+        purpose: mergeLockPurpose,
         holder,
         holderText: describeLockHolder(holder),
         waitedMs: Date.now() - boardedAt,
@@ -161,11 +162,12 @@ async function runTrains(key: string, station: Station): Promise<void> {
 
 /** The error of a car whose own wait ran out: what `withRepositoryMergeLock` throws, naming the holder. */
 function lockTimeout(scope: LandingScope): Error {
-  const lockPath = path.join(scope.gitCommonDirectory, mergeLockFileName);
-  const timeout = new LockTimeoutError({
-    lockPath,
-    purpose: lockPurpose,
-    holder: describeLockHolder(readLockHolder(lockPath)),
-  });
-  return new IsolationFailedError({ operation: 'land', message: timeout.message, cause: timeout });
+  const lockPath = mergeLockPath(scope.gitCommonDirectory);
+  return mergeLockTimeoutError(
+    new LockTimeoutError({
+      lockPath,
+      purpose: mergeLockPurpose,
+      holder: describeLockHolder(readLockHolder(lockPath)),
+    }),
+  );
 }

@@ -7,6 +7,22 @@ import { IsolationFailedError } from './isolation-failed-error.js';
 /** The merge lock's file name inside the repository's git common directory. */
 export const mergeLockFileName = 'snodo-merge.lock';
 
+/** What the merge lock protects, in the words of a timeout or a wait notice. */
+export const mergeLockPurpose = 'landing into this repository';
+
+/** How long a landing waits for the merge lock unless told otherwise. */
+export const defaultMergeLockTimeoutMs = 120_000;
+
+/** The merge lock's file: `<git common directory>/snodo-merge.lock`. */
+export function mergeLockPath(gitCommonDirectory: string): string {
+  return path.join(gitCommonDirectory, mergeLockFileName);
+}
+
+/** A timed-out wait for a repository lock, as the `IsolationFailedError` landing throws (naming the holder). */
+export function mergeLockTimeoutError(timeout: LockTimeoutError): IsolationFailedError {
+  return new IsolationFailedError({ operation: 'land', message: timeout.message, cause: timeout });
+}
+
 /** The lock serialising snodo's `git worktree prune` + `add` in one repository. */
 export const worktreeLockFileName = 'snodo-worktree.lock';
 
@@ -40,16 +56,14 @@ export async function withRepositoryMergeLock<T>(
   const lockPath = path.join(options.gitCommonDirectory, options.fileName ?? mergeLockFileName);
   try {
     return await withFileLock(lockPath, action, {
-      timeoutMs: options.timeoutMs ?? 120_000,
+      timeoutMs: options.timeoutMs ?? defaultMergeLockTimeoutMs,
       pollMs: options.pollMs ?? 50,
-      purpose: options.purpose ?? 'landing into this repository',
+      purpose: options.purpose ?? mergeLockPurpose,
       owner: `job ${options.jobId}`,
       ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     });
   } catch (error) {
-    if (LockTimeoutError.isInstance(error)) {
-      throw new IsolationFailedError({ operation: 'land', message: error.message, cause: error });
-    }
+    if (LockTimeoutError.isInstance(error)) throw mergeLockTimeoutError(error);
     throw error;
   }
 }
