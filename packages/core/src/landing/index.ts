@@ -3,6 +3,7 @@ export {
   appendLandingLedger,
   type LandingJournal,
   type LandingLedgerEntry,
+  type LandingMove,
   landingLedgerOffset,
   landingsDirectory,
   readLandingJournals,

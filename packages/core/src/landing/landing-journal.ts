@@ -15,6 +15,10 @@ import { processStartTimeMs } from '@snodo/foundation';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
+/** One job's part of a base move: the base went from `from` to `to` for it. */
+export const landingMoveSchema = z.object({ jobId: z.string(), from: z.string(), to: z.string() });
+export type LandingMove = z.infer<typeof landingMoveSchema>;
+
 /**
  * A landing in progress, written under the merge lock right before the base ref moves and removed once every
  * checkout of the base shows the landed commit. If snodo dies in between (SIGKILL, power cut), the next start
@@ -35,7 +39,7 @@ export const landingJournalSchema = z.object({
    * A train's landings in order (`jobId` above is the first), each its own part of `from..to`; absent for a
    * single landing. Recovery records each job as landed with its own commit.
    */
-  cars: z.array(z.object({ jobId: z.string(), from: z.string(), to: z.string() })).optional(),
+  cars: z.array(landingMoveSchema).optional(),
   /** The process landing, so recovery never touches a live landing. */
   pid: z.number().int(),
   hostname: z.string(),

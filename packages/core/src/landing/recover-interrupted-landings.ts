@@ -8,6 +8,7 @@ import { withRepositoryMergeLock } from '../isolation/repository-merge-lock.js';
 import {
   appendLandingLedger,
   type LandingJournal,
+  type LandingMove,
   readLandingJournals,
   readLandingLedger,
   removeLandingJournal,
@@ -32,7 +33,7 @@ export interface RecoveredLanding {
   /** One sentence for the user. */
   readonly message: string;
   /** Each job the landing was for, with its own part of `from..to` (one, or a train's several, in order). */
-  readonly cars: readonly { readonly jobId: string; readonly from: string; readonly to: string }[];
+  readonly cars: readonly LandingMove[];
 }
 
 /** A journal this host may finish: its process, on this host, is gone. Other hosts' are theirs to finish. */
@@ -42,7 +43,7 @@ function isAbandoned(journal: LandingJournal): boolean {
 
 async function recoverOne(repositoryRoot: string, journal: LandingJournal): Promise<RecoveredLanding> {
   const base = journal.baseRef.replace(/^refs\/heads\//, '');
-  const move = { jobId: journal.jobId, from: journal.from, to: journal.to };
+  const move: LandingMove = { jobId: journal.jobId, from: journal.from, to: journal.to };
   const landed = { ...move, baseRef: journal.baseRef, cars: journal.cars ?? [move] };
   const jobs = landed.cars.map((car) => car.jobId).join(', ');
   const tip = await resolveCommit(repositoryRoot, journal.baseRef);

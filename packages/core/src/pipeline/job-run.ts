@@ -1,4 +1,5 @@
 import type { CoderV1Usage } from '@snodo/coder-sdk';
+import { z } from 'zod';
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import type { AuditEventData, AuditEventType } from '../audit-trail/audit-event-vocabulary.js';
 import type { AuditTrail } from '../audit-trail/index.js';
@@ -65,7 +66,7 @@ export class JobRun {
     } catch (error) {
       // Put back for the next write after a lock timeout or a full disk, but not after a state the schema
       // refused: that change would make every later write fail, the job's end included.
-      if ((error as Error).name !== 'ZodError') this.#laterState.unshift(...later);
+      if (!(error instanceof z.ZodError)) this.#laterState.unshift(...later);
       throw error;
     }
   }

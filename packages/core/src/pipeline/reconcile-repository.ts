@@ -1,14 +1,14 @@
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import type { AuditTrail } from '../audit-trail/index.js';
 import { reconcileInterruptedJobs, updateJobState } from '../jobs/index.js';
-import { type RecoveredLanding, recoverInterruptedLandings } from '../landing/index.js';
+import { type LandingMove, type RecoveredLanding, recoverInterruptedLandings } from '../landing/index.js';
 import type { RunContext } from './run-context.js';
 
 /** A recovered landing as its jobs' records: each did land, although its process died on the way. */
 async function recordRecoveredLanding(
   context: RunContext,
   landing: RecoveredLanding,
-  car: RecoveredLanding['cars'][number],
+  car: LandingMove,
 ): Promise<void> {
   if (landing.action !== 'finished') return;
   await updateJobState(context.repositoryRoot, car.jobId, (state) => {
