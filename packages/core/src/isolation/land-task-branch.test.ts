@@ -13,7 +13,7 @@ import {
 import { createTaskWorkspace, type TaskWorkspace } from './create-task-workspace.js';
 import { importTaskBranch } from './import-task-branch.js';
 import { type LandTaskBranchOptions, type LandTaskBranchResult, landTaskBranch } from './land-task-branch.js';
-import { mergeLockFileName } from './repository-merge-lock.js';
+import { mergeLockPath } from './repository-merge-lock.js';
 import { WorktreeDirtyError } from './worktree-dirty-error.js';
 
 let configuration: ReturnType<typeof useIsolatedGitConfiguration>;
@@ -391,22 +391,31 @@ describe('landing trains: landings of one process waiting for the lock land toge
   timeout: 30_000,
 }, () => {
   /**
-   * Holds the repository's merge lock while `landings` start, until every one of them has been told it
-   * waits (they all wait at the station), then lets go: they land as one train.
+   * Holds the repository's merge lock while `landings` start, until every one of them has been told who
+   * holds it (they all wait at the station; one that is never told fails here, within 10 s), then lets go:
+   * they land as one train.
    */
   async function landWhileLocked(
     target: TestRepository,
     landings: readonly LandTaskBranchOptions[],
-  ): Promise<{ results: PromiseSettledResult<LandTaskBranchResult>[]; told: string[] }> {
+  ): Promise<{ results: PromiseSettledResult<LandTaskBranchResult>[] }> {
     const told = new Set<string>();
     let pending: Promise<PromiseSettledResult<LandTaskBranchResult>[]> | undefined;
-    await withFileLock(path.join(target.root, '.git', mergeLockFileName), async () => {
+    await withFileLock(mergeLockPath(path.join(target.root, '.git')), async () => {
       pending = Promise.allSettled(
         landings.map((landing) => landTaskBranch({ ...landing, onLockWait: () => told.add(landing.jobId) })),
       );
-      while (told.size < landings.length) await new Promise((resolve) => setTimeout(resolve, 20));
+      const since = Date.now();
+      while (told.size < landings.length) {
+        if (Date.now() - since > 10_000) {
+          throw new Error(
+            `only ${[...told].join(', ') || 'none'} of ${landings.length} landings were told they wait`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     });
-    return { results: await (pending as NonNullable<typeof pending>), told: [...told] };
+    return { results: await (pending as NonNullable<typeof pending>) };
   }
 
   const merged = (settled: PromiseSettledResult<LandTaskBranchResult>): LandTaskBranchResult => {
@@ -419,12 +428,11 @@ describe('landing trains: landings of one process waiting for the lock land toge
     const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }, { 'c.txt': 'c\n' });
     const base = target.revParse('trunk');
     const reflogBefore = target.git(['reflog', 'show', '--format=%gs', 'refs/heads/trunk']).split('\n');
-    const { results, told } = await landWhileLocked(
+    const { results } = await landWhileLocked(
       target,
       tasks.map((task) => landOptions(target, task)),
     );
     const landed = results.map(merged);
-    expect(told).toHaveLength(3);
     expect(landed.map((result) => result.outcome)).toEqual(['merged', 'merged', 'merged']);
     // The train's order is the order the landings reached the lock: follow it from the old base.
     const chain: number[] = [];
@@ -547,7 +555,7 @@ describe('landing trains: landings of one process waiting for the lock land toge
     const target = setUp();
     const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' });
     let outcomes: Promise<PromiseSettledResult<LandTaskBranchResult>[]> | undefined;
-    await withFileLock(path.join(target.root, '.git', mergeLockFileName), async () => {
+    await withFileLock(mergeLockPath(path.join(target.root, '.git')), async () => {
       const started = Date.now();
       outcomes = Promise.allSettled([
         landTaskBranch(landOptions(target, tasks[0] as TaskWorkspace, { lockTimeoutMs: 300 })),
