@@ -90,13 +90,13 @@ describe('snodo config', () => {
       ['config', 'keys'],
       ['config', 'show'],
     ]) {
-      const { result, urls } = await loadedModules(fixture, args);
+      const { result, sources } = await loadedModules(fixture, args);
       expect(result.exitCode, result.all).toBe(0);
-      expect(urls.some((url) => url.endsWith('/packages/core/dist/config.js'))).toBe(true);
+      expect(sources.some((source) => source.includes('/packages/core/src/config/'))).toBe(true);
       const pipeline =
-        /\/node_modules\/(ai|@ai-sdk\/[^/]+|picomatch)\/|\/packages\/(audit|llm|coder-[^/]+)\/dist\/|\/packages\/core\/dist\/index\.js$/;
+        /\/node_modules\/(ai|@ai-sdk\/[^/]+|picomatch)\/|\/packages\/(audit|llm|coder-[^/]+)\/|\/packages\/core\/src\/(pipeline|audit-trail)\//;
       expect(
-        urls.filter((url) => pipeline.test(url)),
+        sources.filter((source) => pipeline.test(source)),
         `snodo ${args.join(' ')}`,
       ).toEqual([]);
     }
