@@ -4,10 +4,21 @@
 // - `snodo task list` and `snodo config path` vs `node -e ''` (commands that load only what they use);
 // - a mock run through the binary vs a bash script doing the same safety steps with git plumbing (clean
 //   checks, an isolated worktree, merge-tree, a compare-and-swap update-ref, the checkout update);
+// - `snodo task list` over 2,000 jobs vs a script that only reads and JSON-parses their state files;
 // - git processes one run spawns (counted through a `git` wrapper first on PATH, printed).
 // Imports nothing from the packages: it drives `apps/cli/dist/cli.js` as a user would. `pnpm bench` builds first.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  cpSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { plumbingScript, scriptRunner } from './git-baselines.mjs';
@@ -157,6 +168,32 @@ export default async function bench({ report, tmpdir }) {
       baseline: nodeMs,
       baselineName: "node -e ''",
       aim: 3,
+    });
+  }
+
+  // 2b. A long history: `task list` over 2,000 jobs (copies of one real job) vs the least any listing does,
+  // reading each `state.json` and parsing it. The difference is checking each against its schema.
+  {
+    const repository = makeRepository(tmpdir, 'many-jobs');
+    run(repository, 0);
+    const jobs = join(repository, '.snodo/jobs');
+    const [original] = readdirSync(jobs);
+    for (let index = 0; index < 2_000; index += 1) {
+      const jobId = `j_bench${index.toString(36).padStart(5, '0')}`;
+      cpSync(join(jobs, original), join(jobs, jobId), { recursive: true });
+      const statePath = join(jobs, jobId, 'state.json');
+      writeFileSync(statePath, readFileSync(statePath, 'utf8').replaceAll(original, jobId));
+    }
+    const readAll = `const { readdirSync, readFileSync } = require('node:fs');
+let bytes = 0;
+for (const id of readdirSync('.snodo/jobs')) bytes += JSON.parse(readFileSync('.snodo/jobs/' + id + '/state.json', 'utf8')).task.length;`;
+    const floorMs = timed(() => execFileSync(process.execPath, ['-e', readAll], { cwd: repository, env }), 5);
+    const listMs = timed(() => snodo(['task', 'list'], { cwd: repository, env }), 5);
+    report('snodo task list, 2,001 jobs', {
+      value: listMs,
+      unit: 'ms',
+      baseline: floorMs,
+      baselineName: 'node reading and parsing their state.json',
     });
   }
 

@@ -21,8 +21,12 @@ export { listJobs, readJobState, readJobTask } from './jobs/read-job-files.js';
 export { findMainCheckout } from './project/find-main-checkout.js';
 /**
  * Marks jobs whose process died `interrupted` (audited), as the main entry's `reconcileDeadJobs` does; it
- * loads config and opens the audit log only when such a job exists.
+ * loads config and opens the audit log only when such a job exists. `reconcileAndListJobs` also returns
+ * every job as it stands afterwards, read once when none needed reconciling.
  */
-export { reconcileDeadJobsLazily as reconcileDeadJobs } from './tasks/reconcile-dead-jobs-lazily.js';
+export {
+  reconcileAndListJobs,
+  reconcileDeadJobsLazily as reconcileDeadJobs,
+} from './tasks/reconcile-dead-jobs-lazily.js';
 /** What the task commands are given: the directory, the environment, the home directory, the actor. */
 export type { TaskCommandOptions } from './tasks/task-scope.js';

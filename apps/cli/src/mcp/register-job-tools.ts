@@ -1,4 +1,5 @@
-import { diffJob, findMainCheckout, listJobs, readJobState, reconcileDeadJobs, showJob } from '@snodo/core';
+import { diffJob, findMainCheckout, readJobState, showJob } from '@snodo/core';
+import { reconcileAndListJobs, reconcileDeadJobs } from '@snodo/core/jobs';
 import { z } from 'zod';
 import type { CliContext } from '../cli-context.js';
 import { taskOptions } from '../commands/task/task-options.js';
@@ -27,7 +28,7 @@ export function registerJobTools(host: ToolHost, context: CliContext, tools: Rea
       async ({ job_id }) => {
         const { root } = await repositoryRoot();
         // As every reading command does: a job whose process died reads `interrupted`, never running for ever.
-        await reconcileDeadJobs(options);
+        await reconcileDeadJobs(options, { jobIds: [job_id] });
         const state = readJobState(root, job_id);
         const running = Object.entries(state.stages).find(([, timing]) => timing.endedAt === undefined);
         return ok(
@@ -70,20 +71,16 @@ export function registerJobTools(host: ToolHost, context: CliContext, tools: Rea
         readOnly: true,
       },
       async ({ limit }) => {
-        const { root } = await repositoryRoot();
-        await reconcileDeadJobs(options);
-        // listJobs returns them newest first.
-        const jobs = listJobs(root)
-          .slice(0, limit)
-          .map((state) => ({
-            job_id: state.jobId,
-            status: state.status,
-            outcome: state.outcome ?? null,
-            task: state.task.split('\n')[0] ?? '',
-            created_at: state.createdAt,
-            ended_at: state.endedAt ?? null,
-            branch: state.isolation?.branch ?? null,
-          }));
+        // Newest first, as listJobs returns them.
+        const jobs = (await reconcileAndListJobs(options)).jobs.slice(0, limit).map((state) => ({
+          job_id: state.jobId,
+          status: state.status,
+          outcome: state.outcome ?? null,
+          task: state.task.split('\n')[0] ?? '',
+          created_at: state.createdAt,
+          ended_at: state.endedAt ?? null,
+          branch: state.isolation?.branch ?? null,
+        }));
         return ok({ jobs });
       },
     );
@@ -102,7 +99,7 @@ export function registerJobTools(host: ToolHost, context: CliContext, tools: Rea
         readOnly: true,
       },
       async ({ job_id }) => {
-        await reconcileDeadJobs(options);
+        await reconcileDeadJobs(options, { jobIds: [job_id] });
         return ok({ job: await showJob({ ...options, jobId: job_id }) }, job_id);
       },
     );

@@ -105,6 +105,32 @@ describe('job file JSON Schemas', () => {
     );
   });
 
+  it('defines a key a polluted Object.prototype has a setter for as data, never calling the setter', () => {
+    const calls: unknown[] = [];
+    Object.defineProperty(Object.prototype, 'task', {
+      set(value) {
+        calls.push(value);
+      },
+      configurable: true,
+    });
+    try {
+      const parsed = parseWithJsonSchema(schema, structuredClone(validState)) as { task: string };
+      expect(calls).toEqual([]);
+      expect(Object.getOwnPropertyDescriptor(parsed, 'task')?.value).toBe('add a README');
+    } finally {
+      delete (Object.prototype as { task?: unknown }).task;
+    }
+  });
+
+  it('names the mismatch inside a nullable field and an array, as zod would refuse them', () => {
+    expect(() => parseWithJsonSchema(schema, variant(['usage', 'judges', 'costUsd'], '1'))).toThrow(
+      '$.usage.judges.costUsd: matches none of the allowed shapes',
+    );
+    expect(() => parseWithJsonSchema(schema, variant(['attempts', 0, 'changedFiles'], ['a', 2]))).toThrow(
+      '$.attempts[0].changedFiles[1]: expected string, found integer',
+    );
+  });
+
   it('keeps a `__proto__` key in a record as data, never as the prototype', () => {
     const value = JSON.parse(JSON.stringify(validState).replace('"classify"', '"__proto__"'));
     const parsed = parseWithJsonSchema(schema, value) as { stages: object };

@@ -47,7 +47,7 @@ export async function jobWaitAction(
     }
     // Reconciling opens config; once a second is enough to notice a dead process.
     if (Date.now() - lastReconcile >= 1000) {
-      await reconcileDeadJobs(taskOptions(context));
+      await reconcileDeadJobs(taskOptions(context), { jobIds: [jobId] });
       lastReconcile = Date.now();
     }
     state = readJobState(repositoryRoot, jobId);

@@ -40,7 +40,7 @@ export async function logsAction(context: CliContext, reference: string, flags: 
   const { repositoryRoot, jobId } = await resolveJobId(context.cwd, reference);
   const options = { cwd: context.cwd, env: context.env, homeDirectory: context.homeDirectory };
   // A job whose process died is `interrupted`, not `running`: --follow must not wait for it forever.
-  await reconcileDeadJobs(options);
+  await reconcileDeadJobs(options, { jobIds: [jobId] });
   // Fails with JOB_NOT_FOUND (and its hint) before anything is printed.
   let state = readJobState(repositoryRoot, jobId);
   // A background run's output (its progress, the coder's lines and the summary) tells more than the
@@ -52,7 +52,7 @@ export async function logsAction(context: CliContext, reference: string, flags: 
   while (flags.follow === true && state.status === 'running') {
     await sleep(POLL_INTERVAL_MS);
     offset = copyFrom(context, path, offset);
-    await reconcileDeadJobs(options);
+    await reconcileDeadJobs(options, { jobIds: [jobId] });
     state = readJobState(repositoryRoot, jobId);
   }
   // A background run prints its last lines (the end, the summary) after `state.json` says it ended.

@@ -14,7 +14,7 @@ export interface MetaFlags {
 export async function metaAction(context: CliContext, reference: string, flags: MetaFlags): Promise<number> {
   const { jobId, repositoryRoot } = await resolveJobId(context.cwd, reference);
   // A job whose process died is shown as `interrupted`, not `running` (as `task show` does).
-  await reconcileDeadJobs(taskOptions(context));
+  await reconcileDeadJobs(taskOptions(context), { jobIds: [jobId] });
   const details = readJobDetails(repositoryRoot, jobId);
   if (flags.json === true) context.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
   else context.stdout.write(formatJobMeta(details, context.out));

@@ -81,6 +81,49 @@ describe('commands that only read jobs', () => {
     expect(verify.exitCode, verify.all).toBe(0);
   });
 
+  it('about one job, look at that job only: its dead process is reconciled, another job’s is left to `task list`', async () => {
+    const second = await fixture.snodo(['run', 'Add a SECURITY.md', '--mock', '--json']);
+    expect(second.exitCode, second.all).toBe(0);
+    const otherId = runResultJsonSchema.parse(JSON.parse(second.stdout)).jobId;
+    const finished = spawnSync(process.execPath, ['-e', '']);
+    const leaveRunning = (id: string) => {
+      const path = join(fixture.root, '.snodo', 'jobs', id, 'state.json');
+      const state = JSON.parse(readFileSync(path, 'utf8'));
+      state.status = 'running';
+      state.process = { ...state.process, pid: finished.pid, hostname: hostname() };
+      delete state.process.startTimeMs;
+      writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
+    };
+    const status = (id: string) =>
+      JSON.parse(readFileSync(join(fixture.root, '.snodo', 'jobs', id, 'state.json'), 'utf8')).status;
+    // A command about a healthy job reads no other job's state: `logs --follow` and `job wait` ask every
+    // quarter second, and must not read a repository's whole history each time. `task list` finds the dead one.
+    leaveRunning(jobId);
+    for (const args of [
+      ['meta', otherId],
+      ['logs', otherId],
+      ['task', 'show', otherId],
+    ]) {
+      const result = await fixture.snodo(args);
+      expect(result.exitCode, `${args.join(' ')}: ${result.all}`).toBe(0);
+      expect(status(jobId), args.join(' ')).toBe('running');
+    }
+    const list = await fixture.snodo(['task', 'list', '--json']);
+    expect(taskListJsonSchema.parse(JSON.parse(list.stdout)).jobs).toContainEqual(
+      expect.objectContaining({ jobId, status: 'interrupted' }),
+    );
+
+    // A command about a job its dead process left running reconciles it, and every other dead job with it.
+    leaveRunning(jobId);
+    leaveRunning(otherId);
+    const show = await fixture.snodo(['task', 'show', otherId, '--json']);
+    expect(show.exitCode, show.all).toBe(0);
+    expect(JSON.parse(show.stdout).state.status).toBe('interrupted');
+    expect(status(jobId)).toBe('interrupted');
+    const verify = await fixture.snodo(['audit', 'verify']);
+    expect(verify.exitCode, verify.all).toBe(0);
+  });
+
   it('load no schema library, YAML parser, AI SDK, audit log or pipeline code (the built binary)', async () => {
     for (const args of [...READERS(jobId), ['config', 'path']]) {
       const { result, sources } = await loadedModules(fixture, args);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { findMainCheckout, type JobState, listJobs, reconcileDeadJobs } from '@snodo/core/jobs';
+import { type JobState, reconcileAndListJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
 import { compareCodePoints, firstLine, formatAge } from '../../output/format.js';
@@ -65,11 +65,8 @@ function formatList(entries: readonly TaskListEntry[], palette: Palette): string
 
 /** `snodo task list`: every job of the repository, newest first; a job whose process died is `interrupted`. */
 export async function taskListAction(context: CliContext, flags: TaskListFlags): Promise<number> {
-  const { root } = await findMainCheckout(context.cwd);
-  await reconcileDeadJobs(taskOptions(context));
-  const entries = listJobs(root)
-    .sort((left, right) => compareCodePoints(right.createdAt, left.createdAt))
-    .map(entryOf);
+  const { jobs } = await reconcileAndListJobs(taskOptions(context));
+  const entries = jobs.sort((left, right) => compareCodePoints(right.createdAt, left.createdAt)).map(entryOf);
   if (flags.json === true) context.stdout.write(`${JSON.stringify({ jobs: entries }, null, 2)}\n`);
   else context.stdout.write(formatList(entries, context.out));
   return EXIT_CODES.done;

@@ -45,7 +45,7 @@ export async function taskShowAction(
 ): Promise<number> {
   const { jobId, repositoryRoot } = await resolveJobId(context.cwd, reference);
   // A job whose process died is shown as `interrupted`, not `running`.
-  await reconcileDeadJobs(taskOptions(context));
+  await reconcileDeadJobs(taskOptions(context), { jobIds: [jobId] });
   const details = readJobDetails(repositoryRoot, jobId);
   if (flags.json === true) {
     context.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
