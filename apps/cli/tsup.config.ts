@@ -45,8 +45,11 @@ export default defineConfig({
   external: ['bullmq', 'ioredis', 'pg', /^@modelcontextprotocol\//],
   // Snodo's packages declare `sideEffects: false`, so esbuild drops the bare imports their own chunk
   // splitting left behind (chunk load order, no code) and warns about each; the drop is what we want.
+  // The maps name each bundled file and line (stack traces, the tests of what a command loads) without
+  // carrying the libraries' sources: with them the package held 9 MB of maps.
   esbuildOptions(options) {
     options.logOverride = { ...options.logOverride, 'ignored-bare-import': 'silent' };
+    options.sourcesContent = false;
   },
   banner: {
     js: "import { createRequire as __snodoCreateRequire } from 'node:module'; const require = __snodoCreateRequire(import.meta.url);",
