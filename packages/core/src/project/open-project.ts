@@ -8,7 +8,7 @@ import { BUILT_IN_PREDICATE_NAMES } from '../gates/index.js';
 import { collectKnownSecrets } from '../pipeline/known-secrets.js';
 import type { CoderCatalog } from '../pipeline/run-task-options.js';
 import { loadProtocol, protocolExecutionSchema } from '../protocol/index.js';
-import { detectSandbox, startSandboxProbe } from '../sandbox/detect-sandbox.js';
+import { detectSandbox } from '../sandbox/detect-sandbox.js';
 import { resolveSandboxSetting } from '../sandbox/sandbox-setting.js';
 import { findMainCheckout } from './find-main-checkout.js';
 import type { Project, ProjectProtocol, ProjectRepository } from './project.js';
@@ -92,7 +92,6 @@ export async function openProject(options: OpenProjectOptions): Promise<Project>
   const configStore = ConfigStore.fromEnvironment({ env, homedir: home });
   const loadedConfig = configStore.load();
   const config = loadedConfig.config;
-  startSandboxProbe(config, env);
 
   const registry = createCoderRegistry({
     registrations: [

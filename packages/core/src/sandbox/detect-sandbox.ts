@@ -1,6 +1,5 @@
 import { probeSandbox } from '@snodo/coder-sdk';
-import type { SnodoConfig } from '../config/index.js';
-import { type SandboxSetting, sandboxExecutable } from './sandbox-setting.js';
+import type { SandboxSetting } from './sandbox-setting.js';
 
 /** Whether this run's code-running steps will be sandboxed, and if not, why. */
 export type SandboxAvailability =
@@ -23,30 +22,11 @@ export async function detectSandbox(
       fix: 'Set `execution.sandbox: auto` in .snodo/protocol.yml to run the coder and command gates contained.',
     };
   }
-  const probe = await probeSandbox(probeOptions(setting.executable, env));
+  const probe = await probeSandbox({
+    ...(setting.executable ? { executable: setting.executable } : {}),
+    ...(env.PATH ? { pathEnvironment: env.PATH } : {}),
+  });
   return probe.available
     ? { kind: 'bubblewrap', executable: probe.executable }
     : { kind: 'none', reason: probe.reason, fix: probe.fix };
-}
-
-/**
- * Starts the probe `detectSandbox` will ask for, before the protocol that decides whether it is needed is
- * read: the probe (a bubblewrap start around `true`, 10–20 ms) runs while the protocol loads, and
- * `detectSandbox` then finds it in the SDK's per-process cache. A protocol with `execution.sandbox: off`
- * leaves it unused: wasted work, never a different answer. Never throws, like the probe itself.
- */
-export function startSandboxProbe(
-  config: SnodoConfig,
-  env: Readonly<Record<string, string | undefined>>,
-): void {
-  // The cached promise is the one `detectSandbox` awaits; this handler only keeps a rejection that nobody
-  // awaits yet from counting as unhandled.
-  probeSandbox(probeOptions(sandboxExecutable(config, env), env)).catch(() => undefined);
-}
-
-function probeOptions(
-  executable: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): { executable?: string; pathEnvironment?: string } {
-  return { ...(executable ? { executable } : {}), ...(env.PATH ? { pathEnvironment: env.PATH } : {}) };
 }

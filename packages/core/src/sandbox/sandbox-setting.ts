@@ -31,23 +31,11 @@ export function resolveSandboxSetting(options: {
   const protocolMode = options.execution.sandbox;
   const configMode = options.config.sandbox?.mode;
   const stricter = configMode !== undefined && strictness[configMode] > strictness[protocolMode];
-  const executable = sandboxExecutable(options.config, options.env);
+  const executable = options.env.SNODO_SANDBOX_EXECUTABLE || options.config.sandbox?.executable;
   return {
     mode: stricter ? (configMode as SandboxMode) : protocolMode,
     modeSource: stricter ? 'config' : 'protocol',
     gateNetwork: options.execution.sandbox_network && options.config.sandbox?.network !== false,
     ...(executable ? { executable } : {}),
   };
-}
-
-/**
- * The `bwrap` the setting names, when one is named: `SNODO_SANDBOX_EXECUTABLE`, else config
- * `sandbox.executable`. Config and the environment alone decide it, never the protocol, which is what lets
- * the probe start before the protocol is read (`startSandboxProbe`).
- */
-export function sandboxExecutable(
-  config: SnodoConfig,
-  env: Readonly<Record<string, string | undefined>>,
-): string | undefined {
-  return env.SNODO_SANDBOX_EXECUTABLE || config.sandbox?.executable || undefined;
 }
