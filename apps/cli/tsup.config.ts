@@ -23,9 +23,10 @@ export default defineConfig({
   // hundred small files through the ESM loader cost more than the code itself: ~170 ms of every `snodo run`
   // before the job starts (bench/startup.bench.mjs; ARCHITECTURE "One bundle for the command"). What stays
   // outside is loaded by name at run time and must resolve from here, so each is a dependency of this
-  // package: a coder's implementation (its `/registration` imports it by a variable), the AI SDK and its
-  // provider packages, the queue's clients, the MCP server. Those bring their own copies of what they
-  // import; snodo's packages tell their types apart by `Symbol.for` markers, never by `instanceof`.
+  // package: a coder's implementation (its `/registration` imports it by a variable), an optional
+  // `@ai-sdk/<name>` provider, undici (the AI SDK's provider-utils requires it by name), the queue's
+  // clients, the MCP server. Those bring their own copies of what they import; snodo's packages tell their
+  // types apart by `Symbol.for` markers, never by `instanceof`.
   // CommonJS inside the bundle (commander, simple-git) requires Node built-ins, which ESM output can only
   // do through a real `require`, hence the banner.
   noExternal: [

@@ -21,8 +21,9 @@ export { listJobs, readJobState, readJobTask } from './jobs/read-job-files.js';
 export { findMainCheckout } from './project/find-main-checkout.js';
 /**
  * Marks jobs whose process died `interrupted` (audited), as the main entry's `reconcileDeadJobs` does; it
- * loads config and opens the audit log only when such a job exists. `reconcileAndListJobs` also returns
- * every job as it stands afterwards, read once when none needed reconciling.
+ * loads config and opens the audit log only when such a job exists. Given `{ jobIds }`, it looks at those
+ * jobs only, and reconciles every dead job when one of them is. `reconcileAndListJobs` also returns every
+ * job as it stands afterwards, read once when none needed reconciling.
  */
 export {
   reconcileAndListJobs,

@@ -45,7 +45,8 @@ export async function jobWaitAction(
         fix: `snodo job wait ${jobId}   (or: snodo job cancel ${jobId})`,
       });
     }
-    // Reconciling opens config; once a second is enough to notice a dead process.
+    // Once a second is enough to notice a dead process (reconciling reads the job's state.json, and opens
+    // config and the audit log when its process is gone).
     if (Date.now() - lastReconcile >= 1000) {
       await reconcileDeadJobs(taskOptions(context), { jobIds: [jobId] });
       lastReconcile = Date.now();
