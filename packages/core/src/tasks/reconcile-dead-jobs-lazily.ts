@@ -8,27 +8,16 @@ import type { TaskCommandOptions } from './task-scope.js';
  * `reconcileDeadJobs` for commands that only read jobs: it looks for a job left `running` by a dead process
  * first, and loads config, the audit log and the reconciler only when there is one. Nearly always there is
  * none, so `snodo task list`, `task show`, `logs` and `meta` neither load the pipeline nor open the log.
- * With `concerning`, only those jobs are looked at.
+ * With `concerning`, only those jobs are looked at: `snodo logs --follow` and `job wait` ask every quarter
+ * second, and reading every job of a repository with thousands each time made them linear in its history.
  */
 export async function reconcileDeadJobsLazily(
   options: TaskCommandOptions,
   concerning?: { readonly jobIds: readonly string[] },
 ): Promise<JobState[]> {
-  if (concerning === undefined) return (await reconcileAndListJobs(options)).reconciled;
-  // A command about one job looks at that job only: `snodo logs --follow` and `job wait` ask again every
-  // quarter second, and reading every job of a repository with thousands each time made them linear in
-  // its history. When the job is left running, all dead jobs are reconciled, as without `concerning`.
   const { root } = await findMainCheckout(options.cwd);
-  const dead = concerning.jobIds.some((jobId) => {
-    try {
-      return isLeftRunningByDeadProcess(readJobState(root, jobId));
-    } catch {
-      return false; // A missing or unreadable job is the caller's error to report, not this one's.
-    }
-  });
-  if (!dead) return [];
-  const { reconcileDeadJobs } = await import('./reconcile-dead-jobs.js');
-  return reconcileDeadJobs(options);
+  const looked = concerning === undefined ? listJobs(root) : readableJobs(root, concerning.jobIds);
+  return (await reconcileWhenOneIsDead(looked, options)) ?? [];
 }
 
 /**
@@ -41,8 +30,27 @@ export async function reconcileAndListJobs(
 ): Promise<{ readonly jobs: JobState[]; readonly reconciled: JobState[] }> {
   const { root } = await findMainCheckout(options.cwd);
   const jobs = listJobs(root);
-  if (!jobs.some((job) => isLeftRunningByDeadProcess(job))) return { jobs, reconciled: [] };
+  const reconciled = await reconcileWhenOneIsDead(jobs, options);
+  return reconciled === undefined ? { jobs, reconciled: [] } : { jobs: listJobs(root), reconciled };
+}
+
+/** Every dead job reconciled when one of `looked` was left running by a dead process; `undefined` if none was. */
+async function reconcileWhenOneIsDead(
+  looked: readonly JobState[],
+  options: TaskCommandOptions,
+): Promise<JobState[] | undefined> {
+  if (!looked.some((job) => isLeftRunningByDeadProcess(job))) return undefined;
   const { reconcileDeadJobs } = await import('./reconcile-dead-jobs.js');
-  const reconciled = await reconcileDeadJobs(options);
-  return { jobs: listJobs(root), reconciled };
+  return reconcileDeadJobs(options);
+}
+
+/** The states of `jobIds` that can be read: a missing or unreadable job is its caller's error to report. */
+function readableJobs(root: string, jobIds: readonly string[]): JobState[] {
+  return jobIds.flatMap((jobId) => {
+    try {
+      return [readJobState(root, jobId)];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type JobState, reconcileAndListJobs } from '@snodo/core/jobs';
 import type { CliContext } from '../../cli-context.js';
 import { EXIT_CODES } from '../../exit-codes.js';
-import { compareCodePoints, firstLine, formatAge } from '../../output/format.js';
+import { firstLine, formatAge } from '../../output/format.js';
 import type { Palette } from '../../output/palette.js';
 import { statusColor } from '../../output/run-summary.js';
 import { formatTable } from '../../output/table.js';
@@ -65,8 +65,8 @@ function formatList(entries: readonly TaskListEntry[], palette: Palette): string
 
 /** `snodo task list`: every job of the repository, newest first; a job whose process died is `interrupted`. */
 export async function taskListAction(context: CliContext, flags: TaskListFlags): Promise<number> {
-  const { jobs } = await reconcileAndListJobs(taskOptions(context));
-  const entries = jobs.sort((left, right) => compareCodePoints(right.createdAt, left.createdAt)).map(entryOf);
+  // Newest first, as `listJobs` orders them.
+  const entries = (await reconcileAndListJobs(taskOptions(context))).jobs.map(entryOf);
   if (flags.json === true) context.stdout.write(`${JSON.stringify({ jobs: entries }, null, 2)}\n`);
   else context.stdout.write(formatList(entries, context.out));
   return EXIT_CODES.done;
