@@ -11,14 +11,11 @@ const root = join(import.meta.dirname, '..');
 const bin = join(root, 'apps/cli/dist/cli.js');
 // What `snodo run` loads before its job starts: its action's chunk of the bundle (core, zod, yaml…), as the
 // binary imports it (tsup.config.ts bundles them; the file name carries a content hash).
-const runActionChunk = pathToFileURL(
-  join(
-    root,
-    'apps/cli/dist',
-    readdirSync(join(root, 'apps/cli/dist')).find((file) => /^run-action-[A-Z0-9]+\.js$/.test(file)) ??
-      'run-action.js',
-  ),
-).href;
+const runActionFile = readdirSync(join(root, 'apps/cli/dist')).find((file) =>
+  /^run-action-[A-Z0-9]+\.js$/.test(file),
+);
+if (runActionFile === undefined) throw new Error('bench: apps/cli/dist has no run-action chunk; build first');
+const runActionChunk = pathToFileURL(join(root, 'apps/cli/dist', runActionFile)).href;
 
 function median(values) {
   const sorted = [...values].sort((left, right) => left - right);

@@ -185,8 +185,8 @@ export default async function bench({ report, tmpdir }) {
       writeFileSync(statePath, readFileSync(statePath, 'utf8').replaceAll(original, jobId));
     }
     const readAll = `const { readdirSync, readFileSync } = require('node:fs');
-let bytes = 0;
-for (const id of readdirSync('.snodo/jobs')) bytes += JSON.parse(readFileSync('.snodo/jobs/' + id + '/state.json', 'utf8')).task.length;`;
+let characters = 0;
+for (const id of readdirSync('.snodo/jobs')) characters += JSON.parse(readFileSync('.snodo/jobs/' + id + '/state.json', 'utf8')).task.length;`;
     const floorMs = timed(() => execFileSync(process.execPath, ['-e', readAll], { cwd: repository, env }), 5);
     const listMs = timed(() => snodo(['task', 'list'], { cwd: repository, env }), 5);
     report('snodo task list, 2,001 jobs', {

@@ -73,6 +73,7 @@ export async function resolve(specifier, context, next) {
     result,
     specifiers: entries.map((entry) => entry.specifier),
     urls,
-    sources: [...new Set(urls.flatMap(builtFrom))],
+    // Each chunk is recorded once per module importing it; its source map is read once.
+    sources: [...new Set([...new Set(urls)].flatMap(builtFrom))],
   };
 }
