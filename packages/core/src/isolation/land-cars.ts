@@ -92,6 +92,9 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
     const moves: CarMove[] = [];
     let tip = current;
     let read: BaseCheckoutsRead | undefined;
+    // The base checks judge `current`, the same for every car, not the tip the cars before leave: they run
+    // side by side here instead of one car after another (a moved base costs each car three git reads).
+    const refusals = cars.map((car, index) => baseRefusal(car, current, tips[index]));
     for (const [index, car] of cars.entries()) {
       const taskTip = tips[index];
       if (taskTip === undefined) {
@@ -99,7 +102,7 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
         continue;
       }
       try {
-        const settled = await planCar(scope, car, { current, tip, taskTip });
+        const settled = await planCar(scope, car, { current, tip, taskTip, refusal: refusals[index] });
         // A result judged against another car's commit stands or falls with it; a base check's refusal is
         // judged against the base itself and always stands.
         if (tip !== current && !('refusedByCheck' in settled)) onTrain.add(index);
@@ -235,15 +238,27 @@ export async function landCars(scope: LandingScope, cars: readonly LandingCar[])
 async function planCar(
   scope: LandingScope,
   car: LandingCar,
-  at: { current: string; tip: string; taskTip: string },
+  at: {
+    current: string;
+    tip: string;
+    taskTip: string;
+    /** The car's base check of `current` (`baseRefusal`), already under way. */
+    refusal: Promise<LandTaskBranchResult | undefined> | undefined;
+  },
 ): Promise<
   { result: LandTaskBranchResult; refusedByCheck?: true } | Omit<CarMove, 'index' | 'car' | 'from'>
 > {
   const { repositoryRoot, baseName } = scope;
   const { current, tip, taskTip } = at;
-  // The base as read under the lock is what a refusal judges: the cars before this one are snodo's own.
-  const refused = await car.checkBase?.(current);
+  const refused = await at.refusal;
   if (refused !== undefined) return { result: refused, refusedByCheck: true };
+  // On a tip a car before this one made, the task branch cannot be a fast-forward (that commit is new) and
+  // is rarely contained already: its in-memory merge starts beside the merge-base instead of after it. Its
+  // tree is unreachable and left to gc when the car turns out to be merged already.
+  const mergeOnTip = (): ReturnType<typeof mergeTrees> =>
+    mergeTrees({ cwd: repositoryRoot, ours: tip, theirs: taskTip });
+  const early = tip === current ? undefined : mergeOnTip();
+  early?.catch(() => undefined);
   // One merge-base answers both questions: is the task already in the base, and can the base fast-forward.
   const relation = await relateCommits(repositoryRoot, taskTip, tip);
   if (relation === 'same' || relation === 'ancestor') {
@@ -255,7 +270,7 @@ async function planCar(
   const merge =
     fastForward && car.strategy !== 'squash'
       ? { tree: '', conflictedFiles: [] as readonly string[] }
-      : await mergeTrees({ cwd: repositoryRoot, ours: tip, theirs: taskTip });
+      : await (early ?? mergeOnTip());
   if (merge.conflictedFiles.length > 0) {
     return {
       result: {
@@ -281,11 +296,21 @@ async function planCar(
       },
     };
   }
+  const changedPathsTo = async (to: string): Promise<readonly string[]> =>
+    (await diffNameStatus({ cwd: repositoryRoot, from: tip, to, renames: false })).map((entry) => entry.path);
+  // What a merge or squash commit changes is its tree's difference from `tip`: read beside the commit's
+  // writing instead of after it (a train's cars on a moved base each make one).
+  let treeChanges: Promise<readonly string[]> | undefined;
+  const readTreeChanges = (tree: string): void => {
+    treeChanges = changedPathsTo(tree);
+    treeChanges.catch(() => undefined);
+  };
   let next: string;
   if (car.strategy === 'squash') {
     if (merge.tree === (await revParse(repositoryRoot, `${tip}^{tree}`))) {
       return { result: alreadyMerged(tip, `${baseName} already has every change of ${car.branch}.`) };
     }
+    readTreeChanges(merge.tree);
     next = await commitTree({
       cwd: repositoryRoot,
       tree: merge.tree,
@@ -296,6 +321,7 @@ async function planCar(
   } else if (fastForward) {
     next = taskTip;
   } else {
+    readTreeChanges(merge.tree);
     next = await commitTree({
       cwd: repositoryRoot,
       tree: merge.tree,
@@ -306,12 +332,25 @@ async function planCar(
   }
   const known = car.knownChangedPaths;
   const changedPaths =
-    known?.from === tip && known.to === next
-      ? known.paths
-      : (await diffNameStatus({ cwd: repositoryRoot, from: tip, to: next, renames: false })).map(
-          (entry) => entry.path,
-        );
+    known?.from === tip && known.to === next ? known.paths : await (treeChanges ?? changedPathsTo(next));
   return { to: next, fastForward, changedPaths };
+}
+
+/**
+ * A car's base check, started now: the base as read under the lock is what a refusal judges, since the cars
+ * before this one are snodo's own. `undefined` for a car without one, or whose task branch is gone (it gets
+ * no plan). A check that throws stops only its car, when its plan awaits it; until then its rejection is
+ * marked handled, so a car planned late (behind a slow merge) does not crash the process meanwhile.
+ */
+function baseRefusal(
+  car: LandingCar,
+  current: string,
+  taskTip: string | undefined,
+): Promise<LandTaskBranchResult | undefined> | undefined {
+  if (car.checkBase === undefined || taskTip === undefined) return undefined;
+  const refusal = Promise.resolve().then(() => car.checkBase?.(current));
+  refusal.catch(() => undefined);
+  return refusal;
 }
 
 function alreadyMerged(tip: string, message: string): LandTaskBranchResult {

@@ -572,6 +572,36 @@ describe('landing trains: landings of one process waiting for the lock land toge
     expect(existsSync(path.join(target.root, 'a.txt'))).toBe(false);
   });
 
+  it('runs the base checks of a train side by side, not one car after another', async () => {
+    const target = setUp();
+    const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }, { 'c.txt': 'c\n' });
+    // Each check answers only once all three have started: checked one car after another, the first would
+    // wait for the others forever, so it gives up after 5 s and fails its car.
+    let started = 0;
+    let allStarted: () => void = () => undefined;
+    const everyCheckStarted = new Promise<void>((resolve) => {
+      allStarted = resolve;
+    });
+    const check: NonNullable<LandTaskBranchOptions['checkBase']> = async () => {
+      started += 1;
+      if (started === tasks.length) allStarted();
+      const waited = await Promise.race([
+        everyCheckStarted.then(() => 'together' as const),
+        new Promise<'alone'>((resolve) => setTimeout(() => resolve('alone'), 5_000).unref()),
+      ]);
+      if (waited === 'alone') throw new Error(`only ${started} of ${tasks.length} base checks ran at once`);
+      return undefined;
+    };
+    const { results } = await landWhileLocked(
+      target,
+      tasks.map((task) => landOptions(target, task, { checkBase: check })),
+    );
+    expect(results.map((result) => merged(result).outcome)).toEqual(['merged', 'merged', 'merged']);
+    for (const task of tasks) target.git(['merge-base', '--is-ancestor', task.tip, 'trunk']);
+    expect(target.git(['status', '--porcelain'])).toBe('');
+    expect(target.read('c.txt')).toBe('c\n');
+  });
+
   it('tells only the refused landing when its base check refuses, and a failing one does not stop the others', async () => {
     const target = setUp();
     const tasks = await tasksWith(target, { 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }, { 'c.txt': 'c\n' });
