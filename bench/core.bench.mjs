@@ -1,10 +1,11 @@
 // Benchmarks of @snodo/core's pipeline (SPEC §11), each a ratio against a baseline measured here:
 // - one --mock run through runTask vs a bash script doing the same git work;
+// - the same run in a repository with 2,000 finished jobs vs one with none;
 // - four LLM judges vs one, against a fake LLM answering after 500 ms (concurrency: aim ≈ 1×);
 // - 8 concurrent --mock runs on one repository vs the same 8 in sequence;
 // - task workspace creation + removal on a 50k-file repository vs a raw `git worktree add` + `remove`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncScriptRunner, bareGitScript, plumbingScript, scriptRunner } from './git-baselines.mjs';
 
@@ -116,6 +117,37 @@ export default async function bench({ report, tmpdir }) {
       baseline: median(plumbingTimes),
       baselineName: 'git plumbing, same safety steps',
       aim: 2,
+    });
+  }
+
+  // 1b. A run in a repository with 2,000 finished jobs vs the same run in one without: a start reconciles only
+  // the jobs that may be running (the running-jobs index), so history must not show.
+  {
+    const env = environment(tmpdir);
+    const fresh = makeRepository(tmpdir, 'history-none', protocol(1));
+    const busy = makeRepository(tmpdir, 'history-2000', protocol(1));
+    await run(fresh, env);
+    await run(busy, env);
+    const jobs = join(busy, '.snodo/jobs');
+    const [template] = readdirSync(jobs).filter((name) => name.startsWith('j_'));
+    const state = JSON.parse(readFileSync(join(jobs, template, 'state.json'), 'utf8'));
+    for (let index = 0; index < 2_000; index += 1) {
+      const jobId = `j_past${String(index).padStart(6, '0')}`;
+      mkdirSync(join(jobs, jobId));
+      writeFileSync(join(jobs, jobId, 'state.json'), JSON.stringify({ ...state, jobId }, null, 2));
+    }
+    const withHistory = [];
+    const without = [];
+    for (let index = 0; index < 5; index += 1) {
+      withHistory.push(await time(() => run(busy, env)));
+      without.push(await time(() => run(fresh, env)));
+    }
+    report('mock run with 2,000 past jobs', {
+      value: median(withHistory),
+      unit: 'ms',
+      baseline: median(without),
+      baselineName: 'with none',
+      aim: 1.1,
     });
   }
 

@@ -27,3 +27,4 @@ export {
 export { isLeftRunningByDeadProcess } from './left-running.js';
 export { type JobDetails, readJobDetails } from './read-job-details.js';
 export { reconcileInterruptedJobs } from './reconcile-jobs.js';
+export { listPossiblyRunningJobs } from './running-jobs-index.js';

@@ -7,6 +7,7 @@ import { createJobId, isJobId } from './job-id.js';
 import { type JobPaths, jobPaths, jobsDirectory } from './job-paths.js';
 import { type JobState, type JobTask, jobStateSchema } from './job-state.js';
 import { readJobState } from './read-job-files.js';
+import { markJobRunning, unmarkJobRunning } from './running-jobs-index.js';
 
 // Reading lives in `read-job-files.ts` (no zod); these are the writers, which validate with the zod schema.
 export { listJobs, readJobState, readJobTask } from './read-job-files.js';
@@ -80,6 +81,7 @@ export function createJob(options: {
       attempts: [],
       decisions: [],
     };
+    markJobRunning(options.repositoryRoot, jobId);
     writeFileAtomic(paths.state, serialise(state));
     return { jobId, paths, state };
   }
@@ -108,7 +110,8 @@ function claimChosenJobId(paths: JobPaths, jobId: string): void {
 
 /**
  * Read-modify-write of `state.json` under the job's lock, written atomically. Several writers touch a job
- * (the run itself, `snodo task approve` in another terminal, reconciliation), so every write goes here.
+ * (the run itself, `snodo task approve` in another terminal, reconciliation), so every write goes here, and
+ * with it the running-jobs index (`running-jobs-index.ts`).
  */
 export async function updateJobState(
   repositoryRoot: string,
@@ -122,7 +125,12 @@ export async function updateJobState(
       const current = readJobState(repositoryRoot, jobId);
       const next = mutate(structuredClone(current)) ?? current;
       const stamped = jobStateSchema.parse({ ...next, updatedAt: new Date().toISOString() });
+      // The running-jobs index names a running job from before its state says so until after it no longer does.
+      const wasRunning = current.status === 'running';
+      const isRunning = stamped.status === 'running';
+      if (isRunning && !wasRunning) markJobRunning(repositoryRoot, jobId);
       writeFileAtomic(paths.state, serialise(stamped));
+      if (wasRunning && !isRunning) unmarkJobRunning(repositoryRoot, jobId);
       return stamped;
     },
     { purpose: `update of job ${jobId}'s state` },

@@ -30,10 +30,14 @@ function stopOrphanedCoder(job: JobState): number | undefined {
  * because the base only ever moves by one compare-and-swap. Jobs of other hosts sharing the directory are
  * left alone: their liveness cannot be checked from here.
  */
-export async function reconcileInterruptedJobs(repositoryRoot: string): Promise<JobState[]> {
+export async function reconcileInterruptedJobs(
+  repositoryRoot: string,
+  /** The jobs to look at: every job by default; a run's start gives those its index names. */
+  jobs: readonly JobState[] = listJobs(repositoryRoot),
+): Promise<JobState[]> {
   const host = hostname();
   const interrupted: JobState[] = [];
-  for (const job of listJobs(repositoryRoot)) {
+  for (const job of jobs) {
     if (!isLeftRunningByDeadProcess(job, host)) continue;
     const coderStopped = stopOrphanedCoder(job);
     const updated = await updateJobState(repositoryRoot, job.jobId, (state) => {

@@ -1,6 +1,6 @@
 import { appendAuditEvent } from '../audit-trail/append-audit-event.js';
 import type { AuditTrail } from '../audit-trail/index.js';
-import { reconcileInterruptedJobs, updateJobState } from '../jobs/index.js';
+import { listPossiblyRunningJobs, reconcileInterruptedJobs, updateJobState } from '../jobs/index.js';
 import { type LandingMove, type RecoveredLanding, recoverInterruptedLandings } from '../landing/index.js';
 import type { RunContext } from './run-context.js';
 
@@ -32,7 +32,8 @@ async function recordRecoveredLanding(
 /**
  * What every start does before its own job: finish landings whose process died after moving the base (the
  * user's checkout is brought to the landed commit, or the reason it could not be is returned), then mark
- * jobs left `running` by a dead process `interrupted` and stop what they left running. Each is audited.
+ * jobs left `running` by a dead process `interrupted` (among those the running-jobs index names) and stop
+ * what they left running. Each is audited.
  * Returns the landings found, for the caller to report.
  */
 export async function reconcileRepository(
@@ -58,7 +59,9 @@ export async function reconcileRepository(
       );
     }
   }
-  for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot)) {
+  // Only the jobs the running-jobs index names: reading every job's state made start-up grow with history.
+  const possiblyRunning = await listPossiblyRunningJobs(context.repositoryRoot);
+  for (const interrupted of await reconcileInterruptedJobs(context.repositoryRoot, possiblyRunning)) {
     await appendAuditEvent(
       auditTrail,
       'job-interrupt',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
  */
 export const RUNTIME_EXCLUSIONS = [
   '/.snodo/jobs/',
+  '/.snodo/running-jobs/',
   '/.snodo/audit.log',
   '/.snodo/audit.log.*',
   '/.snodo/audit.*.log',
