@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jobPaths, jobsDirectory, snodoDirectory } from './job-paths.js';
+import { jobPaths, snodoDirectory } from './job-paths.js';
 import { createJob, readJobState, updateJobState } from './job-store.js';
 import { reconcileInterruptedJobs } from './reconcile-jobs.js';
 import { listPossiblyRunningJobs } from './running-jobs-index.js';
@@ -15,21 +15,27 @@ beforeEach(() => {
 afterEach(() => rmSync(repositoryRoot, { recursive: true, force: true }));
 
 const index = (): string => join(snodoDirectory(repositoryRoot), 'running-jobs');
-const named = (): string[] => readdirSync(index()).sort();
+const named = (): string[] =>
+  readdirSync(index())
+    .filter((name) => name !== '.gitignore')
+    .sort();
 const newJob = (task: string) => createJob({ repositoryRoot, task, cwd: '/', requestOptions: {} });
 
 /** Leaves `jobId` `running` under a process that has exited, as a crash does. */
 async function crash(jobId: string): Promise<void> {
-  const deadPid = spawnSync(process.execPath, ['-e', '']).pid as number;
+  const pid = deadPid();
   await updateJobState(repositoryRoot, jobId, (state) => {
-    state.process.pid = deadPid;
+    state.process.pid = pid;
     state.process.startTimeMs = undefined;
     return state;
   });
 }
 
-/** A job of an earlier snodo: its files only, nothing in the index. */
-function plantJobWithoutIndex(jobId: string, status: 'running' | 'done'): void {
+/** A pid no process has any more: its process has exited. */
+const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid as number;
+
+/** A job of an earlier snodo, its process gone: its files only, nothing in the index. */
+function plantJobWithoutIndex(jobId: string, status: 'running' | 'done', pid = deadPid()): void {
   const paths = jobPaths(repositoryRoot, jobId);
   mkdirSync(paths.directory, { recursive: true });
   const createdAt = new Date().toISOString();
@@ -43,7 +49,7 @@ function plantJobWithoutIndex(jobId: string, status: 'running' | 'done'): void {
       createdAt,
       updatedAt: createdAt,
       process: {
-        pid: spawnSync(process.execPath, ['-e', '']).pid,
+        pid,
         hostname: hostname(),
         startedAt: createdAt,
       },
@@ -76,12 +82,10 @@ describe('the running-jobs index', () => {
     await listPossiblyRunningJobs(repositoryRoot);
     const crashed = newJob('crashed');
     await crash(crashed.jobId);
-    // Finished jobs whose state cannot even be parsed: a start that read them would skip them silently,
-    // so what shows they are not read is that the listing holds the crashed job only.
+    // Finished jobs of the history: a start that read every job would list them too.
+    const gone = deadPid();
     for (let index = 0; index < 2_000; index += 1) {
-      const directory = jobPaths(repositoryRoot, `j_finished${String(index).padStart(6, '0')}`).directory;
-      mkdirSync(directory, { recursive: true });
-      writeFileSync(join(directory, 'state.json'), '{ not json');
+      plantJobWithoutIndex(`j_finished${String(index).padStart(6, '0')}`, 'done', gone);
     }
     const possiblyRunning = await listPossiblyRunningJobs(repositoryRoot);
     expect(possiblyRunning.map((job) => job.jobId)).toEqual([crashed.jobId]);
@@ -106,14 +110,28 @@ describe('the running-jobs index', () => {
     expect(await listPossiblyRunningJobs(repositoryRoot)).toEqual([]);
   });
 
-  it('drops a name its job outlived (a crash between the state write and the removal) and keeps a running one', async () => {
+  it('drops a name its job outlived (a crash between the state write and the removal, a removed job) and keeps a running one', async () => {
     await listPossiblyRunningJobs(repositoryRoot);
     const finished = newJob('finished');
+    const removed = newJob('removed');
     const running = newJob('running');
     await updateJobState(repositoryRoot, finished.jobId, (state) => ({ ...state, status: 'done' }));
     writeFileSync(join(index(), finished.jobId), ''); // what the crash left behind
+    rmSync(removed.paths.directory, { recursive: true });
 
     expect((await listPossiblyRunningJobs(repositoryRoot)).map((job) => job.jobId)).toEqual([running.jobId]);
     expect(named()).toEqual(['.complete', running.jobId].sort());
+  });
+
+  it('keeps itself out of git status, whichever command makes it first', async () => {
+    spawnSync('git', ['init', '-q', repositoryRoot]);
+    newJob('first');
+    expect(
+      spawnSync('git', ['status', '--porcelain', '--', '.snodo/running-jobs'], {
+        cwd: repositoryRoot,
+        encoding: 'utf8',
+      }).stdout,
+    ).toBe('');
+    expect(readdirSync(index())).toContain('.gitignore');
   });
 });

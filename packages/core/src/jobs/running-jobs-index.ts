@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withFileLock } from '@snodo/foundation';
 import { isJobId } from './job-id.js';
@@ -16,7 +16,11 @@ import { listJobs, readJobState } from './read-job-files.js';
 // too many, which the next start removes; never one too few. `.complete` says the index covers the
 // repository's older jobs too: until a start has scanned them all once (a repository of an earlier snodo),
 // starts scan every job. Beside `jobs/`, not in it: every entry of `.snodo/jobs/` is a job, for snodo's
-// listings and for anyone's scripts.
+// listings and for anyone's scripts. Its own `.gitignore` (`*`) keeps it out of `git status` whichever
+// command makes it first, with no new line in `info/exclude` (which a running job's guard watches).
+//
+// NOTE: a job started or resumed by an earlier snodo once the index is complete has no name in it: a start
+// does not reconcile it, `snodo task list` (which reads every job) still does.
 
 const COMPLETE = '.complete';
 
@@ -30,18 +34,30 @@ function touch(path: string): void {
 
 /** Records that `jobId` may be running: before the `running` state is written. */
 export function markJobRunning(repositoryRoot: string, jobId: string): void {
-  const directory = indexDirectory(repositoryRoot);
-  mkdirSync(directory, { recursive: true });
-  touch(join(directory, jobId));
+  touch(join(openIndex(repositoryRoot), jobId));
 }
 
-/** Forgets `jobId`: after a state that is not `running` is written. */
+/**
+ * Forgets `jobId`: after a state that is not `running` is written. A name that cannot be removed is one too
+ * many, which the next start removes: the state written before it stands.
+ */
 export function unmarkJobRunning(repositoryRoot: string, jobId: string): void {
   try {
     unlinkSync(join(indexDirectory(repositoryRoot), jobId));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  } catch {
+    // Already gone, or left for the next start.
   }
+}
+
+/** The index directory, made with its `.gitignore` if need be. */
+function openIndex(repositoryRoot: string): string {
+  const directory = indexDirectory(repositoryRoot);
+  const ignore = join(directory, '.gitignore');
+  if (!existsSync(ignore)) {
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(ignore, '# snodo runtime files: the jobs that may be running\n*\n');
+  }
+  return directory;
 }
 
 /**
@@ -53,8 +69,7 @@ export async function listPossiblyRunningJobs(repositoryRoot: string): Promise<J
   if (!existsSync(join(directory, COMPLETE))) {
     const every = listJobs(repositoryRoot);
     for (const job of every) if (job.status === 'running') markJobRunning(repositoryRoot, job.jobId);
-    mkdirSync(directory, { recursive: true });
-    touch(join(directory, COMPLETE));
+    touch(join(openIndex(repositoryRoot), COMPLETE));
     return every;
   }
   const states: JobState[] = [];
@@ -64,7 +79,9 @@ export async function listPossiblyRunningJobs(repositoryRoot: string): Promise<J
     try {
       state = readJobState(repositoryRoot, name);
     } catch {
-      // Being created right now (its file comes before its state), or damaged: left for `task list`.
+      // Its directory gone (removed by hand, a background start that failed): the name goes. Otherwise being
+      // created right now (the directory and its name come before its state) or damaged: left for `task list`.
+      if (!existsSync(jobPaths(repositoryRoot, name).directory)) unmarkJobRunning(repositoryRoot, name);
       continue;
     }
     if (state.status === 'running') {

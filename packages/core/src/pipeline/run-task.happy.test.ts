@@ -139,7 +139,6 @@ describe('runTask, the happy path with the mock coder', () => {
     await fixture.run({ task: 'add a file', mock: true });
     const exclude = readFileSync(join(fixture.root, '.git/info/exclude'), 'utf8');
     expect(exclude).toContain('/.snodo/jobs/');
-    expect(exclude).toContain('/.snodo/running-jobs/');
     expect(exclude).toContain('/.snodo/audit.log');
     expect(existsSync(join(fixture.root, '.snodo/running-jobs/.complete'))).toBe(true);
     expect(fixture.git(['status', '--porcelain', '--ignored=no'])).toBe('');

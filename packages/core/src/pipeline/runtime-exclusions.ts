@@ -8,7 +8,6 @@ import { join } from 'node:path';
  */
 export const RUNTIME_EXCLUSIONS = [
   '/.snodo/jobs/',
-  '/.snodo/running-jobs/',
   '/.snodo/audit.log',
   '/.snodo/audit.log.*',
   '/.snodo/audit.*.log',
