@@ -252,9 +252,9 @@ async function planCar(
   const { current, tip, taskTip } = at;
   const refused = await at.refusal;
   if (refused !== undefined) return { result: refused, refusedByCheck: true };
-  // On a tip a car before this one made, the task branch cannot be a fast-forward (that commit is new) and
-  // is rarely contained already: its in-memory merge starts beside the merge-base instead of after it. Its
-  // tree is unreachable and left to gc when the car turns out to be merged already.
+  // On a tip a car before this one made (a merge commit just written, or a branch fast-forwarded to), the
+  // task branch is rarely a fast-forward or contained already: its in-memory merge starts beside the
+  // merge-base instead of after it. When it turns out not to be needed, its tree is left unreachable for gc.
   const mergeOnTip = (): ReturnType<typeof mergeTrees> =>
     mergeTrees({ cwd: repositoryRoot, ours: tip, theirs: taskTip });
   const early = tip === current ? undefined : mergeOnTip();
