@@ -41,7 +41,7 @@ export async function recordAttempt(
   const status = checked.commit ? 'changed' : 'no-changes';
   const durationMs = Math.round(options.durationMs);
   if (result.usage) {
-    await run.recordUsage('coder', {
+    run.recordUsage('coder', {
       ...result.usage,
       model: result.usage.model ?? coder.models.coder.model,
     });

@@ -91,7 +91,7 @@ export async function classifyTask(
         resolveFrom: [run.context.repositoryRoot],
       },
     });
-    await run.recordUsage('classifier', { ...answer.usage, model: answer.model });
+    run.recordUsage('classifier', { ...answer.usage, model: answer.model });
     const mode = candidates.find((candidate) => candidate.mode_id === answer.object.mode_id) ?? initial;
     return {
       mode,

@@ -54,7 +54,7 @@ async function runGuarded(
     await guard.verify(during);
     const inFlight = run.budget?.takeInFlightUsage();
     const spent = (error as { usage?: CoderV1Result['usage'] }).usage ?? inFlight;
-    if (spent) await run.recordUsage('coder', { ...spent, model: spent.model ?? coder.models.coder.model });
+    if (spent) run.recordUsage('coder', { ...spent, model: spent.model ?? coder.models.coder.model });
     if (run.budget?.stoppedAttempt() !== undefined && run.signal?.aborted !== true) {
       const stopped: CoderV1Result = {
         status: 'changed',

@@ -153,7 +153,7 @@ export async function runGates(
         tool_calls: verdict.toolCalls?.map((call) => ({ ...call })),
       }),
     );
-    if (usage) pending.push(run.recordUsage('judges', usage));
+    if (usage) run.recordUsage('judges', usage);
   };
 
   const siblings = protocol.modes.filter((mode) => mode.mode_id !== options.mode.mode_id);
