@@ -53,9 +53,11 @@ export class JobRun {
 
   /**
    * Changes to `state.json` that can wait for the run's next write (a stage's start and end, a usage
-   * figure): most are followed by another write within milliseconds, which carries them. Each write is a
-   * lock, a temp file and a rename in the run's thread, and with eight runs at once the filesystem makes
-   * each of those syscalls wait on the others' git work: a run wrote 17 times, 9 of them such changes.
+   * figure, the mode, the coder, verdicts, an attempt's record): most are followed by another write within
+   * milliseconds, which carries them. Each write is a lock, a temp file and a rename in the run's thread,
+   * and with eight runs at once the filesystem makes each of those syscalls wait on the others' git work:
+   * a mock run wrote 17 times, 13 of them such changes. What must be on disk before the next step (the
+   * workspace a crash leaves behind, the job's end) is written at once with `updateState`.
    */
   readonly #laterState: ((state: JobState) => JobState)[] = [];
   /** Writes what waits when no other write came within `LATER_STATE_MS`, so a long stage still shows. */

@@ -73,6 +73,6 @@ export async function recordAttempt(
     ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
     ...(result.cliVersion ? { cliVersion: result.cliVersion } : {}),
   };
-  await run.updateState((state) => ({ ...state, attempts: [...state.attempts, record] }));
+  run.updateStateSoon((state) => ({ ...state, attempts: [...state.attempts, record] }));
   return status;
 }

@@ -190,7 +190,7 @@ async function governedRun(
     flow_type_source: classification.flowTypeSource,
     reason: classification.reason,
   });
-  await run.updateState((state) => ({ ...state, mode: mode.mode_id, flowType: classification.flowType }));
+  run.updateStateSoon((state) => ({ ...state, mode: mode.mode_id, flowType: classification.flowType }));
 
   const coder: ResolvedCoder = await run.stage('resolve', async () =>
     mode === plan.mode.mode ? planned : resolveCoder(context, options, mode),
@@ -209,7 +209,7 @@ async function governedRun(
       coder: { ...coder.models.coder },
     },
   });
-  await run.updateState((state) => ({
+  run.updateStateSoon((state) => ({
     ...state,
     coder: {
       id: coder.adapter.id,

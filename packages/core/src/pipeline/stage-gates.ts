@@ -198,7 +198,7 @@ export async function runGates(
     policy: protocol.disagreement_policy,
     quorumThreshold: protocol.quorum_threshold,
   });
-  await run.updateState((state) => ({
+  run.updateStateSoon((state) => ({
     ...state,
     verdicts: [
       ...state.verdicts,
