@@ -73,9 +73,9 @@ export class JobRun {
     if (this.#laterStateTimer !== undefined) return;
     this.#laterStateTimer = setTimeout(() => {
       this.#laterStateTimer = undefined;
-      // A failed write keeps the changes for the next one (updateState puts them back); the run's own
-      // next write then reports the failure.
-      if (this.#laterState.length > 0) this.updateState(() => undefined).catch(() => {});
+      // Every write clears this timer, so something waits. A failed write keeps it for the next one
+      // (updateState puts it back); the run's own next write then reports the failure.
+      this.updateState(() => undefined).catch(() => {});
     }, LATER_STATE_MS);
     // The job's end always writes; a process that ends without it (a crash) has nothing to wait for.
     this.#laterStateTimer.unref();

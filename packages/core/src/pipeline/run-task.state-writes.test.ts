@@ -18,9 +18,9 @@ function onlyJobId(): string {
   return jobId;
 }
 
-// A stage's start and end, and a usage figure, ride on the run's next write of state.json (a run wrote 17
-// times, 9 of them such changes); a long stage must still show to `snodo task show` and the MCP job tools,
-// which read state.json, within a moment.
+// A stage's start and end, usage, verdicts and an attempt's record ride on the run's next write of
+// state.json (`JobRun.updateStateSoon`); a long stage must still show to `snodo task show` and the MCP job
+// tools, which read state.json, within a moment.
 describe('runTask, state.json of a running job', { timeout: 60_000 }, () => {
   it('shows a long execute stage as started and not ended while the coder works', async () => {
     let seen: unknown;
@@ -32,7 +32,7 @@ describe('runTask, state.json of a running job', { timeout: 60_000 }, () => {
         while (Date.now() - started < 5_000) {
           const state = readJobState(fixture.root, onlyJobId());
           if (state.stages.execute !== undefined) {
-            seen = { execute: state.stages.execute, isolate: state.stages.isolate, usage: state.usage };
+            seen = { execute: state.stages.execute, isolate: state.stages.isolate };
             break;
           }
           await new Promise((resolve) => setTimeout(resolve, 10));
