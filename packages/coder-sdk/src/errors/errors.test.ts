@@ -13,6 +13,7 @@ import { CoderTimeoutError } from './coder-timeout-error.js';
 import { CoderUnavailableError } from './coder-unavailable-error.js';
 import { GitCommandError } from './git-command-error.js';
 import { GitMetadataTamperedError } from './git-metadata-tampered-error.js';
+import { GitTimeoutInvalidError } from './git-timeout-invalid-error.js';
 import { ProposalPathRefusedError } from './proposal-path-refused-error.js';
 import { SandboxInvalidError } from './sandbox-invalid-error.js';
 import { SnodoMutationError } from './snodo-mutation-error.js';
@@ -108,6 +109,11 @@ const cases = [
       stderr: 'fatal: not a git repository',
       cause,
     }),
+  ],
+  [
+    GitTimeoutInvalidError,
+    'GIT_TIMEOUT_INVALID',
+    new GitTimeoutInvalidError({ variable: 'SNODO_GIT_TIMEOUT_SECONDS', value: 'soon', cause }),
   ],
   [
     SandboxInvalidError,

@@ -1,8 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { GitCommandError } from '../errors/git-command-error.js';
 import { gitExecutable } from './git-executable.js';
 import { gitEnvironment, hardeningArguments } from './git-hardening.js';
-import { gitSpawnHost, type HostedGitExit } from './git-spawn-host.js';
+import { gitTimeoutMs } from './git-timeout.js';
+import {
+  runShortCommand,
+  runShortCommandSync,
+  type ShortCommand,
+  type ShortCommandExit,
+} from './run-short-command.js';
 
 /** How `runGit` runs one command. */
 export interface RunGitOptions {
@@ -22,6 +27,11 @@ export interface RunGitOptions {
   readonly allowedExitCodes?: readonly number[] | 'any';
   /** A read that must not take optional locks (`GIT_OPTIONAL_LOCKS=0`), so polling never blocks an agent's commit. */
   readonly readOnly?: boolean;
+  /**
+   * Stop git, and every process it started, after this many milliseconds (`GitCommandError` with
+   * `timeoutMs`). Default: `SNODO_GIT_TIMEOUT_SECONDS`, else 600 s.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** What git printed and how it exited. */
@@ -34,15 +44,15 @@ export interface RunGitResult {
   readonly exitCode: number;
 }
 
-/** The argv and spawn options every git command gets, whichever way it is spawned. */
-function invocation(args: readonly string[], options: RunGitOptions) {
+/** The program, argv, directory, environment and time limit of one git command, however it is run. */
+function invocation(args: readonly string[], options: RunGitOptions): ShortCommand {
   return {
     file: gitExecutable(),
-    argv: [...hardeningArguments, ...args],
-    spawnOptions: {
-      cwd: options.cwd,
-      env: gitEnvironment({ readOnly: options.readOnly ?? false, extra: options.env ?? {} }),
-    },
+    args: [...hardeningArguments, ...args],
+    cwd: options.cwd,
+    env: gitEnvironment({ readOnly: options.readOnly ?? false, extra: options.env ?? {} }),
+    input: options.input,
+    timeoutMs: gitTimeoutMs(options.timeoutMs),
   };
 }
 
@@ -54,9 +64,13 @@ function isAllowed(exitCode: number, options: RunGitOptions): boolean {
 function settle(
   args: readonly string[],
   options: RunGitOptions,
-  exit: { code: number | null; error?: Error | undefined; stdout: string; stderr: string },
+  timeoutMs: number,
+  exit: ShortCommandExit,
 ): RunGitResult {
   const stderr = exit.stderr.trim();
+  if (exit.timedOut) {
+    throw new GitCommandError({ args, cwd: options.cwd, exitCode: undefined, stderr, timeoutMs });
+  }
   if (exit.code === null) {
     throw new GitCommandError({
       args,
@@ -76,70 +90,23 @@ function settle(
  * Runs `git <args>` for snodo or an adapter author: an argv array (never a shell), git by absolute path,
  * the hardening flags and environment of `git-hardening.ts` (hooks and fsmonitor off, no pager, colour,
  * prompt, editor, signing or auto gc, literal pathspecs, `LC_ALL=C`, repository-redirecting variables
- * removed). Throws `GitCommandError` with git's stderr when git exits with a code not in
- * `allowedExitCodes` or cannot start.
+ * removed), and a time limit (`timeoutMs`) after which git and everything it started are killed. Throws
+ * `GitCommandError` with git's stderr when git exits with a code not in `allowedExitCodes` or cannot
+ * start, and with `timeoutMs` set when it was stopped for running too long.
  */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<RunGitResult> {
-  const { file, argv, spawnOptions } = invocation(args, options);
+  const command = invocation(args, options);
   // NOTE: plain child_process rather than execa or simple-git: a run makes dozens of short git calls; execa
   // cost about 9 ms a call here, and simple-git waits 50 ms after every command that prints nothing
-  // (bench/git-runner.bench.mjs). Once it is up, a small host process does the spawning, off this event
-  // loop (git-spawn-host.ts); until then, and without one, git is spawned from here.
-  const host = gitSpawnHost();
-  const exit = host
-    ? await host.run({ file, args: argv, cwd: spawnOptions.cwd, env: spawnOptions.env, input: options.input })
-    : await spawnGit(file, argv, spawnOptions, options.input);
-  return settle(args, options, exit);
-}
-
-/** Spawns git from this process and gathers what it prints. */
-async function spawnGit(
-  file: string,
-  argv: readonly string[],
-  spawnOptions: { cwd: string; env: NodeJS.ProcessEnv },
-  input: string | undefined,
-): Promise<HostedGitExit> {
-  const child = spawn(file, argv, {
-    ...spawnOptions,
-    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
-  const stdoutChunks: Buffer[] = [];
-  const stderrChunks: Buffer[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => stdoutChunks.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => stderrChunks.push(chunk));
-  if (input !== undefined) {
-    // git may exit before reading all of stdin (e.g. on an error); that must not crash snodo.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(input);
-  }
-  const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, error }));
-    child.once('close', (code) => resolve({ code }));
-  });
-  return {
-    ...exit,
-    stdout: Buffer.concat(stdoutChunks).toString('utf8'),
-    stderr: Buffer.concat(stderrChunks).toString('utf8'),
-  };
+  // (bench/git-runner.bench.mjs). `runShortCommand` has the spawn host start git off this event loop.
+  return settle(args, options, command.timeoutMs, await runShortCommand(command));
 }
 
 /**
- * `runGit`, blocking: the same argv, flags and environment. Only for interfaces that must stay synchronous
- * (a `DiffContext`'s `readFile`, which predicates call lazily); everything else awaits `runGit`.
+ * `runGit`, blocking: the same argv, flags, environment and time limit. Only for interfaces that must stay
+ * synchronous (a `DiffContext`'s `readFile`, which predicates call lazily); everything else awaits `runGit`.
  */
 export function runGitSync(args: readonly string[], options: RunGitOptions): RunGitResult {
-  const { file, argv, spawnOptions } = invocation(args, options);
-  const result = spawnSync(file, argv, {
-    ...spawnOptions,
-    input: options.input,
-    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: Number.POSITIVE_INFINITY,
-  });
-  return settle(args, options, {
-    code: result.error === undefined ? result.status : null,
-    error: result.error,
-    stdout: result.stdout ?? '',
-    stderr: result.stderr ?? '',
-  });
+  const command = invocation(args, options);
+  return settle(args, options, command.timeoutMs, runShortCommandSync(command));
 }
