@@ -16,8 +16,8 @@ export { CoderSpecificationUnsupportedError } from './errors/coder-specification
 export { CoderTimeoutError } from './errors/coder-timeout-error.js';
 export { CoderUnavailableError } from './errors/coder-unavailable-error.js';
 export { GitCommandError } from './errors/git-command-error.js';
-export { GitTimeoutInvalidError } from './errors/git-timeout-invalid-error.js';
 export { type GitMetadataChange, GitMetadataTamperedError } from './errors/git-metadata-tampered-error.js';
+export { GitTimeoutInvalidError } from './errors/git-timeout-invalid-error.js';
 export { ProposalPathRefusedError } from './errors/proposal-path-refused-error.js';
 export { SnodoMutationError } from './errors/snodo-mutation-error.js';
 export {
