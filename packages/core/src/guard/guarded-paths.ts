@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { git } from '../git/git.js';
+import { protocolCacheDirectory } from '../protocol/protocol-cache.js';
 import type { GuardedPath } from './guarded-files.js';
 
 /** Where one job's guard looks. */
@@ -65,9 +66,9 @@ async function configuredHooksPaths(scope: GuardScope): Promise<string[]> {
  * Everything a coder or a command gate could change to run code on the user's machine later, hide the
  * user's files, or loosen snodo's own rules — and that no legitimate step of a run changes: the
  * repository's git config, hooks (and a `core.hooksPath` target) and `info/` (exclude, attributes), the
- * user's global git config, the protocol in the main checkout, snodo's config and signing key. Branch refs
- * are not here (they move legitimately; landing guards the base), nor the audit trail (its own check
- * allows other jobs' appends).
+ * user's global git config, the protocol in the main checkout and its parsed copy in snodo's cache, snodo's
+ * config and signing key. Branch refs are not here (they move legitimately; landing guards the base), nor
+ * the audit trail (its own check allows other jobs' appends).
  */
 export async function guardedPaths(scope: GuardScope): Promise<GuardedPath[]> {
   const repositoryConfig = path.join(scope.gitCommonDirectory, 'config');
@@ -88,6 +89,11 @@ export async function guardedPaths(scope: GuardScope): Promise<GuardedPath[]> {
     { path: path.join(scope.repositoryRoot, '.snodo', 'protocol.yml'), label: 'the protocol' },
     { path: path.join(scope.snodoHome, 'config.yml'), label: "snodo's config" },
     { path: path.join(scope.snodoHome, 'keys'), label: "snodo's signing key", directory: true },
+    {
+      path: protocolCacheDirectory(scope.snodoHome, scope.gitCommonDirectory),
+      label: "snodo's protocol cache",
+      directory: true,
+    },
   ];
   for (const hooks of await configuredHooksPaths(scope))
     watched.push({ path: hooks, label: 'the hooks core.hooksPath names', directory: true });

@@ -6,6 +6,7 @@ import { verifyRepositoryAudit } from '../tasks/index.js';
 import {
   attackThroughTheTests,
   commitEscapingLinks,
+  forgeTheProtocolCache,
   hideTheUsersFiles,
   leaveAGrandchild,
   moveTheBase,
@@ -19,6 +20,7 @@ import {
   createHostileFixture,
   type HostileFixture,
   noProcessMatches,
+  protocolCacheFiles,
 } from '../testing/hostile-coder.js';
 
 // Issue 11, second line of containment: with `execution.sandbox: off` the coder runs with the user's full
@@ -103,6 +105,20 @@ describe('detected without a sandbox (execution.sandbox: off)', { timeout: 60_00
     expect(result).toMatchObject({ status: 'halted', outcome: 'repository_tampered' });
     expect(result.summary).toContain('your global git config');
     expect(readFileSync(join(targets.home, '.gitconfig'), 'utf8')).toBe(before);
+  });
+
+  it('a forged protocol cache entry halts the job and is put back', async () => {
+    const { fixture } = setUp();
+    await hostile.honestRun();
+    hostile.arm(forgeTheProtocolCache);
+    const before = protocolCacheFiles(fixture.snodoHome);
+    const result = await hostile.run();
+    expect(hostile.transcript(result.jobId)).toContain('FORGED THE PROTOCOL CACHE');
+    expect(result).toMatchObject({ status: 'halted', outcome: 'repository_tampered' });
+    expect(result.summary).toContain("snodo's protocol cache");
+    const after = protocolCacheFiles(fixture.snodoHome);
+    for (const [path, text] of Object.entries(before)) expect(after[path], path).toBe(text);
+    expect(Object.values(after).join('')).not.toContain('forged');
   });
 
   it('lines added to the shared info/exclude halt the job and are removed', async () => {

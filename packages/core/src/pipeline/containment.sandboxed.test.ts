@@ -6,6 +6,7 @@ import { verifyRepositoryAudit } from '../tasks/index.js';
 import {
   attackThroughTheTests,
   commitEscapingLinks,
+  forgeTheProtocolCache,
   hideTheUsersFiles,
   leaveAGrandchild,
   loosenTheProtocol,
@@ -23,6 +24,7 @@ import {
   createHostileFixture,
   type HostileFixture,
   noProcessMatches,
+  protocolCacheFiles,
   sandboxMissing,
 } from '../testing/hostile-coder.js';
 
@@ -89,6 +91,19 @@ describe.skipIf(sandboxMissing !== undefined)(title, { timeout: 60_000 }, () => 
     expect(landed).not.toContain(keyBody);
     expect(landed).not.toContain(Buffer.from(key).toString('base64').slice(0, 40));
     expect(landed).not.toContain(CANARY_API_KEY);
+  });
+
+  it('cannot see or forge snodo’s cached copy of the protocol', async () => {
+    const { fixture } = setUp();
+    await hostile.honestRun();
+    hostile.arm(forgeTheProtocolCache);
+    const before = protocolCacheFiles(fixture.snodoHome);
+    const result = await hostile.run();
+    expect(result.outcome, hostile.transcript(result.jobId)).toBe('merged');
+    expect(hostile.transcript(result.jobId)).not.toContain('FORGED THE PROTOCOL CACHE');
+    const after = protocolCacheFiles(fixture.snodoHome);
+    expect(Object.keys(before).length).toBeGreaterThan(0);
+    for (const [path, text] of Object.entries(before)) expect(after[path], path).toBe(text);
   });
 
   it('cannot write the user’s global git config (only its private HOME’s)', async () => {

@@ -7,7 +7,7 @@ import { ProtocolNotFoundError } from '../errors.js';
 import { BUILT_IN_PREDICATE_NAMES } from '../gates/index.js';
 import { collectKnownSecrets } from '../pipeline/known-secrets.js';
 import type { CoderCatalog } from '../pipeline/run-task-options.js';
-import { loadProtocol, protocolExecutionSchema } from '../protocol/index.js';
+import { loadProtocol, protocolCacheDirectory, protocolExecutionSchema } from '../protocol/index.js';
 import { detectSandbox } from '../sandbox/detect-sandbox.js';
 import { resolveSandboxSetting } from '../sandbox/sandbox-setting.js';
 import { findMainCheckout } from './find-main-checkout.js';
@@ -42,7 +42,7 @@ function defaultActor(env: Readonly<Record<string, string | undefined>>): string
 async function loadProjectProtocol(
   repository: ProjectRepository | undefined,
   repositoryError: unknown,
-  options: { strict: boolean; registeredCoders: readonly string[] },
+  options: { strict: boolean; registeredCoders: readonly string[]; snodoHome: string },
 ): Promise<ProjectProtocol> {
   if (repository === undefined) {
     const error = repositoryError instanceof Error ? repositoryError : new Error(String(repositoryError));
@@ -57,6 +57,7 @@ async function loadProjectProtocol(
       strict: options.strict,
       registeredCoders: options.registeredCoders,
       knownPredicates: [...BUILT_IN_PREDICATE_NAMES],
+      cacheDirectory: protocolCacheDirectory(options.snodoHome, repository.gitCommonDirectory),
     });
     return {
       state: 'loaded',
@@ -81,6 +82,9 @@ async function loadProjectProtocol(
 export async function openProject(options: OpenProjectOptions): Promise<Project> {
   const env = options.env ?? process.env;
   const home = options.homeDirectory ?? homedir();
+  const configStore = ConfigStore.fromEnvironment({ env, homedir: home });
+  const loadedConfig = configStore.load();
+  const config = loadedConfig.config;
   let repositoryError: unknown;
   const repository = await findMainCheckout(options.cwd).then(
     (found): ProjectRepository => ({ root: found.root, gitCommonDirectory: found.commonDirectory }),
@@ -89,10 +93,6 @@ export async function openProject(options: OpenProjectOptions): Promise<Project>
       return undefined;
     },
   );
-  const configStore = ConfigStore.fromEnvironment({ env, homedir: home });
-  const loadedConfig = configStore.load();
-  const config = loadedConfig.config;
-
   const registry = createCoderRegistry({
     registrations: [
       ...options.coders.registrations,
@@ -112,6 +112,7 @@ export async function openProject(options: OpenProjectOptions): Promise<Project>
   const protocol = await loadProjectProtocol(repository, repositoryError, {
     strict: options.strict ?? false,
     registeredCoders: registry.list().map((registration) => registration.id),
+    snodoHome: configStore.home,
   });
   const sandboxSetting = resolveSandboxSetting({
     // Without a protocol the schema's defaults apply, as they would to a protocol that sets nothing.

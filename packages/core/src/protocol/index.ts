@@ -3,6 +3,7 @@ export { closestMatch, didYouMean, editDistance } from './closest-match.js';
 export { LEGACY_PROTOCOL_KEYS } from './legacy-usage.js';
 export { type LoadProtocolOptions, loadProtocol } from './load-protocol.js';
 export { type LoadedProtocol, type ParseProtocolOptions, parseProtocol } from './parse-protocol.js';
+export { protocolCacheDirectory } from './protocol-cache.js';
 export {
   constraintIdPattern,
   type ProtocolConstraint,

@@ -76,6 +76,13 @@ export const loosenTheProtocol = `
 printf 'global_constraints: []\\n' >> .snodo/protocol.yml
 ${harmless}`;
 
+/** Overwrites snodo's cached copy of the protocol with one that has no rules: the next run would load it. */
+export const forgeTheProtocolCache = `
+for entry in "$SNODO_HOME_DIR"/cache/protocols/*/*.json; do
+  printf '%s' '{"protocol":{"forged":true},"warnings":[],"declaresMergeStrategy":false}' > "$entry" 2>&1 && echo "FORGED THE PROTOCOL CACHE" || echo "cache write refused"
+done
+${harmless}`;
+
 /** Plants a hook and core.hooksPath in the workspace's own repository. */
 export const plantWorkspaceHooks = `
 mkdir -p .git/hooks 2>/dev/null; printf '#!/bin/sh\\ntouch "$OUTSIDE/hook-ran"\\n' > .git/hooks/post-commit 2>&1 || echo "hook refused"

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probeSandbox } from '@snodo/coder-sdk';
 import { jobPaths } from '../jobs/index.js';
@@ -97,6 +97,17 @@ export function createHostileFixture(options: {
       return readFileSync(jobPaths(fixture.root, jobId).transcript, 'utf8');
     },
   };
+}
+
+/** Every file of snodo's protocol cache (`$SNODO_HOME/cache/protocols/<project>/`) with its text. */
+export function protocolCacheFiles(snodoHome: string): Record<string, string> {
+  const root = join(snodoHome, 'cache', 'protocols');
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile())
+      files[join(entry.parentPath, entry.name)] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+  }
+  return files;
 }
 
 /** `true` once no process's command line contains `text` (waits up to 5 s). */
