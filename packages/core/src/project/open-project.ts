@@ -8,8 +8,8 @@ import { BUILT_IN_PREDICATE_NAMES } from '../gates/index.js';
 import { collectKnownSecrets } from '../pipeline/known-secrets.js';
 import type { CoderCatalog } from '../pipeline/run-task-options.js';
 import { loadProtocol, protocolCacheDirectory, protocolExecutionSchema } from '../protocol/index.js';
-import { detectSandbox } from '../sandbox/detect-sandbox.js';
-import { resolveSandboxSetting } from '../sandbox/sandbox-setting.js';
+import { detectSandbox, startSandboxProbe } from '../sandbox/detect-sandbox.js';
+import { resolveSandboxSetting, sandboxExecutable } from '../sandbox/sandbox-setting.js';
 import { findMainCheckout } from './find-main-checkout.js';
 import type { Project, ProjectProtocol, ProjectRepository } from './project.js';
 
@@ -85,6 +85,10 @@ export async function openProject(options: OpenProjectOptions): Promise<Project>
   const configStore = ConfigStore.fromEnvironment({ env, homedir: home });
   const loadedConfig = configStore.load();
   const config = loadedConfig.config;
+  // The sandbox probe (one bwrap start, tens of milliseconds) runs while the repository, the coders and
+  // the protocol are read; `detectSandbox` below gets the same cached answer. Under a protocol that turns
+  // the sandbox off the answer goes unused.
+  void startSandboxProbe(sandboxExecutable(config, env), env);
   let repositoryError: unknown;
   const repository = await findMainCheckout(options.cwd).then(
     (found): ProjectRepository => ({ root: found.root, gitCommonDirectory: found.commonDirectory }),

@@ -18,6 +18,14 @@ export interface SandboxSetting {
   readonly executable?: string;
 }
 
+/** The `bwrap` to use: `SNODO_SANDBOX_EXECUTABLE`, else config `sandbox.executable`; unset: from PATH. */
+export function sandboxExecutable(
+  config: SnodoConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  return env.SNODO_SANDBOX_EXECUTABLE || config.sandbox?.executable || undefined;
+}
+
 /**
  * Combines the protocol's `execution.sandbox` / `sandbox_network` with this machine's config (SPEC §12):
  * the stricter mode wins (off < auto < required), and the network is off for gates when either says so. A
@@ -31,7 +39,7 @@ export function resolveSandboxSetting(options: {
   const protocolMode = options.execution.sandbox;
   const configMode = options.config.sandbox?.mode;
   const stricter = configMode !== undefined && strictness[configMode] > strictness[protocolMode];
-  const executable = options.env.SNODO_SANDBOX_EXECUTABLE || options.config.sandbox?.executable;
+  const executable = sandboxExecutable(options.config, options.env);
   return {
     mode: stricter ? (configMode as SandboxMode) : protocolMode,
     modeSource: stricter ? 'config' : 'protocol',
