@@ -17,8 +17,11 @@ export type { JobState, JobStatus, JobTask } from './jobs/job-state.js';
 export { type JobDetails, readJobDetails } from './jobs/read-job-details.js';
 /** Every job of a repository, and one job's state and request, each checked against its schema. */
 export { listJobs, readJobState, readJobTask } from './jobs/read-job-files.js';
-/** The main checkout of the repository containing a directory, even from inside a linked worktree. */
-export { findMainCheckout } from './project/find-main-checkout.js';
+/**
+ * The main checkout of the repository containing a directory, even from inside a linked worktree; the
+ * `ForReading` form finds an ordinary checkout without starting git, for commands that only read jobs.
+ */
+export { findMainCheckout, findMainCheckoutForReading } from './project/find-main-checkout.js';
 /**
  * Marks jobs whose process died `interrupted` (audited), as the main entry's `reconcileDeadJobs` does; it
  * loads config and opens the audit log only when such a job exists. Given `{ jobIds }`, it looks at those

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { findMainCheckout, jobPaths, jobsDirectory, listJobs } from '@snodo/core/jobs';
+import { findMainCheckoutForReading, jobPaths, jobsDirectory, listJobs } from '@snodo/core/jobs';
 import { CliError } from '../errors/cli-error.js';
 import { compareCodePoints } from '../output/format.js';
 
@@ -15,7 +15,7 @@ export interface ResolvedJob {
  * so core reports `JOB_NOT_FOUND` with its own hint; an ambiguous one lists the candidates.
  */
 export async function resolveJobId(cwd: string, reference: string): Promise<ResolvedJob> {
-  const { root } = await findMainCheckout(cwd);
+  const { root } = await findMainCheckoutForReading(cwd);
   if (reference === 'last') {
     const newest = listJobs(root)
       .sort((left, right) => compareCodePoints(left.createdAt, right.createdAt))

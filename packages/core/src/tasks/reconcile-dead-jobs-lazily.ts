@@ -1,13 +1,14 @@
 import type { JobState } from '../jobs/job-state.js';
 import { isLeftRunningByDeadProcess } from '../jobs/left-running.js';
 import { listJobs, readJobState } from '../jobs/read-job-files.js';
-import { findMainCheckout } from '../project/find-main-checkout.js';
+import { findMainCheckoutForReading } from '../project/find-main-checkout.js';
 import type { TaskCommandOptions } from './task-scope.js';
 
 /**
  * `reconcileDeadJobs` for commands that only read jobs: it looks for a job left `running` by a dead process
  * first, and loads config, the audit log and the reconciler only when there is one. Nearly always there is
- * none, so `snodo task list`, `task show`, `logs` and `meta` neither load the pipeline nor open the log.
+ * none, so `snodo task list`, `task show`, `logs` and `meta` neither load the pipeline nor open the log,
+ * and in an ordinary checkout start no git either (`findMainCheckoutForReading`).
  * With `concerning`, only those jobs are looked at: `snodo logs --follow` and `job wait` ask every quarter
  * second, and reading every job of a repository with thousands each time made them linear in its history.
  */
@@ -15,7 +16,7 @@ export async function reconcileDeadJobsLazily(
   options: TaskCommandOptions,
   concerning?: { readonly jobIds: readonly string[] },
 ): Promise<JobState[]> {
-  const { root } = await findMainCheckout(options.cwd);
+  const { root } = await findMainCheckoutForReading(options.cwd, options.env);
   const looked = concerning === undefined ? listJobs(root) : readableJobs(root, concerning.jobIds);
   return (await reconcileWhenOneIsDead(looked, options)) ?? [];
 }
@@ -28,7 +29,7 @@ export async function reconcileDeadJobsLazily(
 export async function reconcileAndListJobs(
   options: TaskCommandOptions,
 ): Promise<{ readonly jobs: JobState[]; readonly reconciled: JobState[] }> {
-  const { root } = await findMainCheckout(options.cwd);
+  const { root } = await findMainCheckoutForReading(options.cwd, options.env);
   const jobs = listJobs(root);
   const reconciled = await reconcileWhenOneIsDead(jobs, options);
   return reconciled === undefined ? { jobs, reconciled: [] } : { jobs: listJobs(root), reconciled };
