@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from '@snodo/foundation';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GitCommandError } from '../errors/git-command-error.js';
 import { GitTimeoutInvalidError } from '../errors/git-timeout-invalid-error.js';
@@ -37,21 +38,11 @@ const fetchThroughHangingSsh = () => [
   'ssh://example.invalid/repository.git',
 ];
 
-/** Alive and not a zombie waiting to be reaped. */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 async function expectSshGone(): Promise<void> {
   expect(existsSync(pidFile)).toBe(true);
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  for (let waited = 0; isRunning(pid) && waited < 5000; waited += 50) await sleep(50);
-  expect(isRunning(pid)).toBe(false);
+  for (let waited = 0; isProcessAlive(pid) && waited < 5000; waited += 50) await sleep(50);
+  expect(isProcessAlive(pid)).toBe(false);
 }
 
 async function waitForPidFile(): Promise<void> {

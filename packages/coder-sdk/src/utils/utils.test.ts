@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isProcessAlive } from '@snodo/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeExecutableVersion, signalGroup, withProbeEnvironment } from './index.js';
 
@@ -10,16 +11,6 @@ afterEach(() => {
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
   directory = undefined;
 });
-
-/** Running, not a zombie waiting for a reaper (a killed orphan may stay one for a while). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('@snodo/coder-sdk/utils', () => {
   it('probes a version in a throwaway home, which is gone afterwards, so the user’s home stays clean', async () => {
@@ -56,10 +47,10 @@ describe('@snodo/coder-sdk/utils', () => {
       await expect.poll(() => existsSync(childPidFile)).toBe(true);
       await expect.poll(() => readFileSync(childPidFile, 'utf8').trim()).not.toBe('');
       const childPid = Number(readFileSync(childPidFile, 'utf8').trim());
-      expect(isAlive(childPid)).toBe(true);
+      expect(isProcessAlive(childPid)).toBe(true);
       signalGroup(leader.pid ?? -1, 'SIGKILL');
       await exited;
-      await expect.poll(() => isAlive(childPid)).toBe(false);
+      await expect.poll(() => isProcessAlive(childPid)).toBe(false);
       // A group that is already gone is fine.
       expect(() => signalGroup(leader.pid ?? -1, 'SIGKILL')).not.toThrow();
     },

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from '@snodo/foundation';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJobState } from '../jobs/index.js';
 import { sandboxMissing } from '../testing/hostile-coder.js';
@@ -12,19 +13,9 @@ import { createPipelineFixture, type PipelineFixture, testProtocol } from '../te
 const coreEntry = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
 const mockEntry = join(import.meta.dirname, '..', '..', '..', 'coder-mock', 'dist', 'index.js');
 
-/** Running and not a zombie (this sandbox's PID 1 does not reap orphans, so a killed one may linger as Z). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 async function gone(pid: number): Promise<boolean> {
   for (let waited = 0; waited < 3_000; waited += 50) {
-    if (!isRunning(pid)) return true;
+    if (!isProcessAlive(pid)) return true;
     await sleep(50);
   }
   return false;
@@ -95,7 +86,7 @@ await handle.result;
     await exited;
     if (sandbox === 'off') {
       // The coder runs in its own process group: snodo's death does not stop it.
-      expect(isRunning(coderPid as number)).toBe(true);
+      expect(isProcessAlive(coderPid as number)).toBe(true);
     } else {
       expect(await gone(coderPid as number)).toBe(true);
     }

@@ -50,11 +50,6 @@ async function coderStarted(jobId: string): Promise<number | undefined> {
   return undefined;
 }
 
-/** Alive and not a zombie: an orphan waits for PID 1 to reap it, which may take a while here. */
-function isAlive(pid: number): boolean {
-  return isProcessAlive(pid);
-}
-
 describe('cancelJob', () => {
   it('stops a running coder in this process: the job ends cancelled with who, when and why, audited', async () => {
     fixture = createPipelineFixture({
@@ -93,7 +88,7 @@ describe('cancelJob', () => {
     const result = await handle.result;
     await drained;
     expect(result).toMatchObject({ jobId, status: 'cancelled', outcome: 'cancelled' });
-    expect(isAlive(coderPid as number)).toBe(false);
+    expect(isProcessAlive(coderPid as number)).toBe(false);
     // The request was used up: approving or merging the job later is not cancelled by it.
     expect(existsSync(join(jobPaths(fixture.root, jobId).directory, 'cancel-request.json'))).toBe(false);
 
@@ -151,7 +146,7 @@ describe('cancelJob', () => {
     expect(stopped).toBe(true);
     expect(state.status).toBe('cancelled');
     await expect(approving).resolves.toMatchObject({ status: 'cancelled', outcome: 'cancelled' });
-    expect(isAlive(coderPid as number)).toBe(false);
+    expect(isProcessAlive(coderPid as number)).toBe(false);
     expect(existsSync(join(jobPaths(fixture.root, escalated.jobId).directory, 'cancel-request.json'))).toBe(
       false,
     );

@@ -73,11 +73,6 @@ function readState(fixture: CliFixture, jobId: string): Record<string, unknown> 
   return JSON.parse(readFileSync(join(fixture.root, '.snodo', 'jobs', jobId, 'state.json'), 'utf8'));
 }
 
-/** Alive and not a zombie: an orphan waits for PID 1 to reap it, which may take a while here. */
-function isAlive(pid: number): boolean {
-  return isProcessAlive(pid);
-}
-
 async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -141,7 +136,7 @@ describe.concurrent('snodo run --background', { timeout: 150_000 }, () => {
     expect(wait.exitCode, wait.all).toBe(0);
     expect(wait.stdout).toContain(`${started.jobId} done (merged)`);
     expect(fixture.git(['show', 'main:slept.txt'])).toBe('slept');
-    expect(isAlive(started.pid)).toBe(false);
+    expect(isProcessAlive(started.pid)).toBe(false);
   });
 
   it('job wait exits with the code the foreground run would have had: 1 escalated, 3 coder failed', async (context) => {
@@ -171,7 +166,7 @@ describe.concurrent('snodo run --background', { timeout: 150_000 }, () => {
     ]);
     await until(() => readState(fixture, started.jobId).coderProcess !== undefined, 'the coder to start');
     const coder = readState(fixture, started.jobId).coderProcess as { pid: number; processGroup: number };
-    expect(isAlive(coder.pid)).toBe(true);
+    expect(isProcessAlive(coder.pid)).toBe(true);
 
     const cancel = await fixture.snodo(['job', 'cancel', started.jobId, '--reason', 'changed my mind']);
     expect(cancel.exitCode, cancel.all).toBe(0);
@@ -181,7 +176,10 @@ describe.concurrent('snodo run --background', { timeout: 150_000 }, () => {
     expect(state.decisions).toEqual([
       expect.objectContaining({ action: 'cancel', by: 'tester', reason: 'changed my mind' }),
     ]);
-    await until(() => !isAlive(coder.pid) && !isAlive(started.pid), 'the coder and the run to exit');
+    await until(
+      () => !isProcessAlive(coder.pid) && !isProcessAlive(started.pid),
+      'the coder and the run to exit',
+    );
     const audit = readFileSync(join(fixture.root, '.snodo', 'audit.log'), 'utf8')
       .trim()
       .split('\n')

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFakeCli } from '@snodo/conformance/fake-cli';
+import { isProcessAlive } from '@snodo/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliFixture, createCliFixture } from '../../testing/cli-fixture.js';
 import { oneJudgeProtocol } from '../../testing/direct-llm-scenario.js';
@@ -38,15 +39,6 @@ const result = JSON.stringify({
   usage: { ...usage, output_tokens: 40 },
   total_cost_usd: 0.002,
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('a budget stop of an in-place coder', () => {
   it('kills the coder at the cap, commits what it wrote on the task branch, and lands after approve --max-tokens', async () => {
@@ -93,7 +85,7 @@ describe('a budget stop of an in-place coder', () => {
     // (The stop may come before it notes that its steps are done: the usage line it printed is the last step.)
     const record = claude.readRecord();
     expect(record?.pid).toBeGreaterThan(0);
-    expect(isAlive(record?.pid as number)).toBe(false);
+    expect(isProcessAlive(record?.pid as number)).toBe(false);
     // Its work so far is on the task branch, not on main.
     expect(fixture.git(['show', `${stopped.branch}:NOTES.md`])).toBe('first half');
     expect(fixture.git(['ls-tree', '--name-only', 'main'])).not.toContain('NOTES.md');
