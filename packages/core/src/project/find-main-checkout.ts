@@ -36,7 +36,7 @@ function isDirectory(path: string): boolean {
 /**
  * `findMainCheckout` for commands that only read job files (`snodo task show`, `snodo logs`): where the
  * first `.git` above `directory` is a directory that looks like a repository (HEAD, objects/, refs/), that
- * is the main checkout, found without starting git (a process is ~8 ms of a ~65 ms command). Anything
+ * is the main checkout, found without starting git (one process was ~4 ms of a ~65 ms command). Anything
  * else (a linked worktree's or a submodule's `.git` file, `GIT_CEILING_DIRECTORIES`, no `.git` at all)
  * asks git. Commands that change anything use `findMainCheckout`, whose git also refuses a repository
  * another user owns or of a format it does not know, and stops at a filesystem boundary; reading job

@@ -8,7 +8,7 @@ import { unreadableYamlFile } from './yaml-source.js';
 /** Options of `loadProtocol`: those of `parseProtocol`; `fileName` defaults to the path as given. */
 export interface LoadProtocolOptions extends ParseProtocolOptions {
   /**
-   * Where protocols that loaded are kept by content hash (`$SNODO_HOME/cache/protocols`), so the next
+   * Where protocols that loaded are kept by content hash (`$SNODO_HOME/cache/protocols/<project>`), so the next
    * process with the same text skips parsing. Unset: only this process's memory holds them.
    */
   readonly cacheDirectory?: string | undefined;
