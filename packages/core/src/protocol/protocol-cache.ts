@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import { projectDirectoryName } from '../isolation/project-directory-name.js';
 import { SNODO_VERSION } from '../version.js';
 import type { LoadedProtocol, ParseProtocolOptions } from './parse-protocol.js';
@@ -121,16 +122,13 @@ export async function cacheProtocol(
   const serialized = JSON.stringify(loaded);
   remember(memoryKey(directory, key), serialized);
   if (directory === undefined) return;
-  const path = join(directory, `${key}.json`);
-  const temporary = join(directory, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await mkdir(directory, { recursive: true, mode: 0o700 });
-    // Written whole, then renamed: a reader in another process sees no entry or the whole entry.
-    await writeFile(temporary, serialized, { mode: 0o600, flag: 'wx' });
-    await rename(temporary, path);
+    // A reader in another process sees no entry or the whole entry, never half of one.
+    writeFileAtomic(join(directory, `${key}.json`), serialized, 0o600);
     await pruneOldest(directory);
   } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    // No cache is the same as a cache that cannot be written: the next process parses again.
   }
 }
 
