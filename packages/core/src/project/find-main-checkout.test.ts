@@ -1,45 +1,41 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotAGitRepositoryError } from '../errors.js';
-import { useIsolatedGitConfiguration } from '../git/test-repository.js';
+import {
+  createTestRepository,
+  type TestRepository,
+  useIsolatedGitConfiguration,
+} from '../git/test-repository.js';
 import { findMainCheckout, findMainCheckoutForReading } from './find-main-checkout.js';
 
 // `findMainCheckoutForReading` answers an ordinary checkout from the filesystem and asks git for the rest;
 // either way its answer is git's.
 
 let configuration: ReturnType<typeof useIsolatedGitConfiguration>;
-let scratch: string;
+const repositories: TestRepository[] = [];
 beforeAll(() => {
   configuration = useIsolatedGitConfiguration();
-  scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'snodo-main-checkout-')));
 });
 afterAll(() => {
   configuration.restore();
-  rmSync(scratch, { recursive: true, force: true });
+  for (const made of repositories) made.cleanup();
 });
 
-const gitIn = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-
-function repository(name: string): string {
-  const directory = path.join(scratch, name);
-  mkdirSync(path.join(directory, 'src', 'deep'), { recursive: true });
-  gitIn(directory, 'init', '-q', '-b', 'trunk');
-  writeFileSync(path.join(directory, 'README.md'), 'hi\n');
-  gitIn(directory, 'add', '.');
-  gitIn(directory, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'first');
-  return directory;
+/** A repository with one commit and a `src/deep/` directory; its root as git reports it (links resolved). */
+function repository(): { made: TestRepository; root: string } {
+  const made = createTestRepository();
+  repositories.push(made);
+  mkdirSync(path.join(made.root, 'src', 'deep'), { recursive: true });
+  return { made, root: realpathSync(made.root) };
 }
 
 const noCeiling = {};
 
 describe('findMainCheckoutForReading', () => {
   it('gives git’s answer from the top, a subdirectory and a path through a link', async () => {
-    const root = repository('plain');
-    const link = path.join(scratch, 'link-to-plain');
+    const { made, root } = repository();
+    const link = path.join(made.temporaryDirectory, 'link-to-plain');
     symlinkSync(root, link);
     const expected = await findMainCheckout(root);
     expect(expected).toEqual({ root, commonDirectory: path.join(root, '.git') });
@@ -49,16 +45,16 @@ describe('findMainCheckoutForReading', () => {
   });
 
   it('reads the checkout without git: it answers where git itself refuses the repository', async () => {
-    const root = repository('future-format');
-    gitIn(root, 'config', 'core.repositoryformatversion', '99');
+    const { made, root } = repository();
+    made.git(['config', 'core.repositoryformatversion', '99']);
     await expect(findMainCheckout(root)).rejects.toSatisfy(NotAGitRepositoryError.isInstance);
     expect((await findMainCheckoutForReading(path.join(root, 'src'), noCeiling)).root).toBe(root);
   });
 
   it('from a linked worktree gives the main checkout, as git does', async () => {
-    const root = repository('with-worktree');
-    const worktree = path.join(scratch, 'linked');
-    gitIn(root, 'worktree', 'add', '-q', worktree, '-b', 'side');
+    const { made, root } = repository();
+    const worktree = path.join(made.temporaryDirectory, 'linked');
+    made.git(['worktree', 'add', '-q', worktree, '-b', 'side']);
     expect(await findMainCheckoutForReading(worktree, noCeiling)).toEqual({
       root,
       commonDirectory: path.join(root, '.git'),
@@ -66,7 +62,7 @@ describe('findMainCheckoutForReading', () => {
   });
 
   it('asks git under GIT_CEILING_DIRECTORIES, and where a .git directory is not a repository', async () => {
-    const outer = repository('outer');
+    const { root: outer } = repository();
     const beneath = path.join(outer, 'src');
     // A ceiling at the checkout's top: git does not look there, so from beneath it there is no repository.
     const ceiling = { GIT_CEILING_DIRECTORIES: outer };
@@ -87,7 +83,8 @@ describe('findMainCheckoutForReading', () => {
   });
 
   it('outside any repository throws NOT_A_GIT_REPOSITORY, as findMainCheckout does', async () => {
-    const outside = path.join(scratch, 'nothing-here');
+    // Beside the repository, in its temporary directory: no `.git` up from there.
+    const outside = path.join(repository().made.temporaryDirectory, 'nothing-here');
     mkdirSync(outside);
     await expect(findMainCheckoutForReading(outside, noCeiling)).rejects.toSatisfy(
       NotAGitRepositoryError.isInstance,
